@@ -1,0 +1,64 @@
+# pmdswitch autoconf checks.
+
+dnl PMD_CHECK_TPACKET_V3
+dnl
+dnl Defines HAVE_TPACKET_V3 when <linux/if_packet.h> declares
+dnl struct tpacket3_hdr.  Without it ports use recvmmsg/sendmmsg only.
+AC_DEFUN([PMD_CHECK_TPACKET_V3], [
+  AC_CACHE_CHECK([whether linux/if_packet.h has TPACKET_V3],
+    [pmd_cv_tpacket_v3],
+    [AC_COMPILE_IFELSE(
+       [AC_LANG_PROGRAM([[#include <linux/if_packet.h>]],
+                        [[struct tpacket3_hdr h; struct tpacket_req3 r;
+                          int v = TPACKET_V3;
+                          (void) h; (void) r; (void) v;]])],
+       [pmd_cv_tpacket_v3=yes], [pmd_cv_tpacket_v3=no])])
+  if test "$pmd_cv_tpacket_v3" = yes; then
+    AC_DEFINE([HAVE_TPACKET_V3], [1],
+              [Define to 1 if linux/if_packet.h has TPACKET_V3.])
+  fi
+  AM_CONDITIONAL([HAVE_TPACKET_V3], [test "$pmd_cv_tpacket_v3" = yes])
+])
+
+dnl PMD_ENABLE_WERROR: --enable-werror turns warnings into errors.
+AC_DEFUN([PMD_ENABLE_WERROR], [
+  AC_ARG_ENABLE([werror],
+    [AS_HELP_STRING([--enable-werror], [treat compiler warnings as errors])],
+    [], [enable_werror=no])
+  WERROR_CFLAGS=
+  if test "$enable_werror" = yes; then
+    WERROR_CFLAGS=-Werror
+  fi
+  AC_SUBST([WERROR_CFLAGS])
+])
+
+dnl PMD_ENABLE_SANITIZERS: --enable-sanitizers=address,undefined or =thread.
+AC_DEFUN([PMD_ENABLE_SANITIZERS], [
+  AC_ARG_ENABLE([sanitizers],
+    [AS_HELP_STRING([--enable-sanitizers=LIST],
+       [build with -fsanitize=LIST (address,undefined or thread)])],
+    [], [enable_sanitizers=no])
+  SANITIZER_CFLAGS=
+  case "$enable_sanitizers" in
+    no|"") ;;
+    *thread*address*|*address*thread*)
+      AC_MSG_ERROR([thread and address sanitizers cannot be combined]) ;;
+    *)
+      SANITIZER_CFLAGS="-fsanitize=$enable_sanitizers -fno-omit-frame-pointer -fno-sanitize-recover=all"
+      ;;
+  esac
+  AC_SUBST([SANITIZER_CFLAGS])
+  AM_CONDITIONAL([TSAN], [case "$enable_sanitizers" in *thread*) true ;; *) false ;; esac])
+])
+
+dnl PMD_CHECK_CC_OPTIONS: the warning set every file is built with.
+AC_DEFUN([PMD_CHECK_CC_OPTIONS], [
+  WARNING_CFLAGS=
+  for flag in -Wall -Wextra -Wno-sign-compare -Wno-unused-parameter \
+              -Wformat=2 -Wshadow -Wpointer-arith -Wstrict-prototypes \
+              -Wmissing-prototypes -Wold-style-definition -Wvla \
+              -Wno-missing-field-initializers; do
+    AX_CHECK_COMPILE_FLAG([$flag], [WARNING_CFLAGS="$WARNING_CFLAGS $flag"])
+  done
+  AC_SUBST([WARNING_CFLAGS])
+])

@@ -1,0 +1,1 @@
+EXTRA_DIST += include/linux/if_packet_compat.h

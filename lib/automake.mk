@@ -1,0 +1,28 @@
+noinst_LIBRARIES += lib/libpmdswitch.a
+lib_libpmdswitch_a_SOURCES = \
+	lib/compiler.h \
+	lib/config.c lib/config.h \
+	lib/coverage.c lib/coverage.h \
+	lib/dp.c lib/dp.h \
+	lib/dp-batch.h \
+	lib/dp-packet.c lib/dp-packet.h \
+	lib/dpcls.c lib/dpcls.h \
+	lib/emc.c lib/emc.h \
+	lib/flow.c lib/flow.h \
+	lib/hash.c lib/hash.h \
+	lib/mac-learning.c lib/mac-learning.h \
+	lib/miniflow.c lib/miniflow.h \
+	lib/netdev.c lib/netdev.h lib/netdev-provider.h \
+	lib/netdev-linux.c \
+	lib/netdev-mmsg.c \
+	lib/packets.h \
+	lib/pipeline.c lib/pipeline.h \
+	lib/pmd.c lib/pmd.h \
+	lib/pmd-perf.c lib/pmd-perf.h \
+	lib/smc.c lib/smc.h \
+	lib/upcall.c lib/upcall.h \
+	lib/util.c lib/util.h \
+	lib/vlog.c lib/vlog.h
+if HAVE_TPACKET_V3
+lib_libpmdswitch_a_SOURCES += lib/netdev-tpacket.c
+endif

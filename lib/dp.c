@@ -1,0 +1,303 @@
+/*
+ * Copyright (c) 2026 The pmdswitch authors.  SPDX-License-Identifier: Apache-2.0
+ *
+ * Building and tearing down the datapath from a validated config.
+ */
+#include <autoconf.h>
+#include "dp.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <urcu-qsbr.h>
+
+#include "config.h"
+#include "netdev.h"
+#include "pmd.h"
+#include "pmd-perf.h"
+#include "upcall.h"
+#include "util.h"
+#include "vlog.h"
+
+VLOG_DEFINE_THIS_MODULE(dp);
+
+/* Fills 'cores' with the PMD cores: pmd-cpu-mask's, or the highest-numbered
+ * online core when it is unset.  Returns how many, or 0 with '*errp'. */
+static int
+dp_pmd_cores(const struct config_other *other, int cores[], int max,
+             char **errp)
+{
+    long n_cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    int n = 0;
+
+    if (n_cpus < 1) {
+        n_cpus = 1;
+    }
+    if (!other->set[CONFIG_OTHER_PMD_CPU_MASK]) {
+        cores[0] = n_cpus - 1;
+        return 1;
+    }
+    for (int cpu = 0; cpu < CPU_SETSIZE; cpu++) {
+        if (!CPU_ISSET(cpu, &other->pmd_cpus)) {
+            continue;
+        }
+        if (cpu >= n_cpus) {
+            *errp = xasprintf("pmd-cpu-mask %s names core %d, but this "
+                              "machine has cores 0 to %ld",
+                              other->pmd_cpu_mask, cpu, n_cpus - 1);
+            return 0;
+        }
+        if (n >= max) {
+            *errp = xasprintf("pmd-cpu-mask %s names more than %d cores",
+                              other->pmd_cpu_mask, max);
+            return 0;
+        }
+        cores[n++] = cpu;
+    }
+    return n;
+}
+
+/* Rejects what this build cannot do yet, before touching anything. */
+static char *
+dp_check_supported(const struct pmd_config *cfg)
+{
+    const struct config_bridge *br;
+
+    if (cfg->n_bridges != 1) {
+        return xasprintf("exactly one bridge is supported, the config has "
+                         "%zu", cfg->n_bridges);
+    }
+    br = &cfg->bridges[0];
+    if (br->n_ports > DP_MAX_PORTS) {
+        return xasprintf("bridge %s: at most %d ports are supported",
+                         br->name, DP_MAX_PORTS);
+    }
+    if (br->n_rules) {
+        return xasprintf("bridge %s: \"rules\" are not supported yet; "
+                         "remove them to run as a learning switch (NORMAL)",
+                         br->name);
+    }
+    for (size_t i = 0; i < br->n_ports; i++) {
+        const struct config_port *p = &br->ports[i];
+
+        if (p->type != CONFIG_PORT_SYSTEM) {
+            return xasprintf("port %s: only ports of type \"system\" are "
+                             "supported yet", p->name);
+        }
+        if (p->tag || p->n_trunks) {
+            return xasprintf("port %s: VLAN modes (\"tag\", \"trunks\") are "
+                             "not supported yet", p->name);
+        }
+        if (p->create) {
+            return xasprintf("port %s: \"create\" is not supported yet",
+                             p->name);
+        }
+    }
+    return NULL;
+}
+
+static void
+dp_close_ports(struct dp *dp)
+{
+    for (int i = 0; i < DP_MAX_PORTS; i++) {
+        struct dp_port *port = dp->ports[i];
+
+        if (port) {
+            rcu_assign_pointer(dp->ports[i], NULL);
+            if (dp->ofproto) {
+                ofproto_port_del(dp->ofproto, port->port_no);
+            }
+            netdev_close(port->netdev);
+            free(port->name);
+            free(port);
+        }
+    }
+}
+
+static int
+dp_open_ports(struct dp *dp, const struct config_bridge *br,
+              const struct config_other *other, int n_txq, char **errp)
+{
+    const char *type = other->use_tpacket_v3 && netdev_type_exists("tpacket")
+                       ? "tpacket" : "mmsg";
+
+    if (other->use_tpacket_v3 && strcmp(type, "tpacket")) {
+        VLOG_WARN("use-tpacket-v3 is true but this build has no TPACKET_V3 "
+                  "support; using recvmmsg/sendmmsg");
+    }
+    for (size_t i = 0; i < br->n_ports; i++) {
+        const struct config_port *cp = &br->ports[i];
+        struct netdev_options opts = { .n_rxq = cp->n_rxq ? cp->n_rxq : 1,
+                                       .n_txq = n_txq };
+        struct netdev *netdev;
+        struct dp_port *port;
+        char *error = NULL;
+        int err;
+
+        err = netdev_open(cp->interface, type, &opts, &netdev, &error);
+        if (err) {
+            *errp = xasprintf("port %s: %s", cp->name,
+                              error ? error : strerror(err));
+            free(error);
+            return err;
+        }
+        port = xzalloc(sizeof *port);
+        port->port_no = i;
+        port->name = xstrdup(cp->name);
+        port->netdev = netdev;
+        rcu_assign_pointer(dp->ports[i], port);
+        dp->n_ports = i + 1;
+        ofproto_port_add(dp->ofproto, i, cp->name);
+        VLOG_INFO("port %s: interface %s, port number %zu, %s provider",
+                  cp->name, cp->interface, i, type);
+    }
+    return 0;
+}
+
+/* Spreads every rx queue of every port over the PMDs, round-robin. */
+static void
+dp_assign_rxqs(struct dp *dp)
+{
+    int next = 0;
+
+    for (int i = 0; i < dp->n_ports; i++) {
+        struct dp_port *port = dp->ports[i];
+
+        for (int q = 0; q < netdev_n_rxq(port->netdev); q++) {
+            struct pmd *pmd = dp->pmds[next++ % dp->n_pmds];
+
+            pmd_add_rxq(pmd, netdev_get_rxq(port->netdev, q), i);
+            VLOG_INFO("port %s rxq %d polled by pmd on core %d",
+                      port->name, q, pmd->core_id);
+        }
+    }
+}
+
+static void
+dp_apply_settings(struct dp *dp, const struct config_other *other)
+{
+    dp->settings.emc_insert_inv_prob = other->emc_insert_inv_prob;
+    dp->settings.smc_enable = other->smc_enable;
+    dp->settings.flow_idle_ms = other->flow_idle_timeout;
+}
+
+void
+dp_stop_pmds(struct dp *dp)
+{
+    for (int i = 0; i < dp->n_pmds; i++) {
+        pmd_stop(dp->pmds[i]);
+    }
+}
+
+struct dp *
+dp_create(const struct pmd_config *cfg, char **errp)
+{
+    const struct config_bridge *br;
+    int cores[DP_MAX_PMDS];
+    int n_cores;
+    struct dp *dp;
+
+    *errp = dp_check_supported(cfg);
+    if (*errp) {
+        return NULL;
+    }
+    br = &cfg->bridges[0];
+    n_cores = dp_pmd_cores(&cfg->other, cores, DP_MAX_PMDS, errp);
+    if (!n_cores) {
+        return NULL;
+    }
+
+    dp = xzalloc(sizeof *dp);
+    dp->name = xstrdup(br->name);
+    dp->ofproto = ofproto_create(br->name, cfg->other.mac_aging_time);
+    dp_apply_settings(dp, &cfg->other);
+    dp->pmds = xcalloc(n_cores, sizeof *dp->pmds);
+    for (int i = 0; i < n_cores; i++) {
+        dp->pmds[dp->n_pmds] = pmd_create(dp, cores[i], dp->n_pmds);
+        dp->n_pmds++;
+    }
+    if (dp_open_ports(dp, br, &cfg->other, dp->n_pmds, errp)) {
+        dp_destroy(dp);
+        return NULL;
+    }
+    dp_assign_rxqs(dp);
+    for (int i = 0; i < dp->n_pmds; i++) {
+        int error = pmd_start(dp->pmds[i]);
+
+        if (error) {
+            *errp = xasprintf("cannot start pmd thread on core %d: %s",
+                              dp->pmds[i]->core_id, strerror(error));
+            dp_destroy(dp);
+            return NULL;
+        }
+    }
+    return dp;
+}
+
+void
+dp_destroy(struct dp *dp)
+{
+    if (!dp) {
+        return;
+    }
+    dp_stop_pmds(dp);
+    /* The PMDs are gone; flows they freed with call_rcu go now, before the
+     * ports and the slow path they point at. */
+    rcu_barrier();
+    for (int i = 0; i < dp->n_pmds; i++) {
+        pmd_destroy(dp->pmds[i]);
+    }
+    dp_close_ports(dp);
+    ofproto_destroy(dp->ofproto);
+    free(dp->pmds);
+    free(dp->name);
+    free(dp);
+}
+
+void
+dp_run(struct dp *dp)
+{
+    netdev_run();
+    ofproto_run(dp->ofproto, time_msec());
+}
+
+void
+dp_log_stats(const struct dp *dp)
+{
+    char buf[4096];
+
+    for (int i = 0; i < dp->n_ports; i++) {
+        const struct dp_port *port = dp->ports[i];
+        struct netdev_stats s;
+
+        if (!port) {
+            continue;
+        }
+        netdev_get_stats(port->netdev, &s);
+        VLOG_INFO("stats: port %s rx_packets=%"PRIu64" rx_bytes=%"PRIu64
+                  " tx_packets=%"PRIu64" tx_bytes=%"PRIu64
+                  " rx_ring_full=%"PRIu64" rx_truncated=%"PRIu64
+                  " rx_errors=%"PRIu64" tx_queue_full=%"PRIu64
+                  " tx_too_big=%"PRIu64" tx_port_down=%"PRIu64
+                  " tx_errors=%"PRIu64, port->name, s.rx_packets,
+                  s.rx_bytes, s.tx_packets, s.tx_bytes, s.rx_ring_full,
+                  s.rx_truncated, s.rx_errors, s.tx_queue_full,
+                  s.tx_too_big, s.tx_port_down, s.tx_errors);
+        netdev_get_status(port->netdev, buf, sizeof buf);
+        VLOG_INFO("status: port %s %s", port->name, buf);
+    }
+    for (int i = 0; i < dp->n_pmds; i++) {
+        uint64_t c[PMD_N_STATS];
+
+        pmd_perf_read(&dp->pmds[i]->perf, c);
+        pmd_perf_format_kv(c, buf, sizeof buf);
+        VLOG_INFO("stats: pmd %d %s lost=%"PRIu64" drop_upcall_failed=%"
+                  PRIu64, dp->pmds[i]->core_id, buf, c[PMD_STAT_LOST],
+                  c[PMD_STAT_LOST]);
+        pmd_perf_format_ovs(c, dp->pmds[i]->core_id, buf, sizeof buf);
+        VLOG_INFO("pmd-stats-show:\n%s", buf);
+    }
+}

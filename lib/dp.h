@@ -1,0 +1,65 @@
+/*
+ * Copyright (c) 2026 The pmdswitch authors.  SPDX-License-Identifier: Apache-2.0
+ *
+ * The datapath: one bridge's ports, the PMD threads that poll them, and
+ * the slow path (ofproto) they call on a miss.  dp_create() opens every
+ * port and starts the PMDs, or fails leaving nothing behind; dp_destroy()
+ * stops the PMDs and closes the ports.  The control thread owns the dp;
+ * PMDs reach the port table through 'ports', published with RCU.
+ */
+#ifndef DP_H
+#define DP_H 1
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "netdev.h"
+
+struct pmd_config;
+struct ofproto;
+struct pmd;
+
+#define DP_MAX_PORTS 256
+#define DP_MAX_PMDS 64
+
+struct dp_port {
+    uint16_t port_no;           /* Index in dp->ports. */
+    char *name;                 /* Port name from the config. */
+    struct netdev *netdev;
+};
+
+/* Settings a PMD reads on every iteration; written by the control thread,
+ * read relaxed. */
+struct dp_settings {
+    uint32_t emc_insert_inv_prob;
+    bool smc_enable;
+    uint32_t flow_idle_ms;
+};
+
+struct dp {
+    char *name;                         /* Bridge name. */
+    struct dp_port *ports[DP_MAX_PORTS]; /* RCU-published; NULL if free. */
+    uint16_t n_ports;
+    struct ofproto *ofproto;            /* NORMAL and, later, rules. */
+    struct dp_settings settings;
+    struct pmd **pmds;
+    int n_pmds;
+};
+
+/* Builds the datapath for the first bridge of 'cfg': opens each port with
+ * the provider other_config selects, creates one PMD per core of
+ * pmd-cpu-mask and assigns rx queues round-robin.  On failure returns
+ * NULL and a message in '*errp' (to free), with every port closed again. */
+struct dp *dp_create(const struct pmd_config *cfg, char **errp);
+void dp_destroy(struct dp *);         /* Accepts NULL. */
+
+/* Stops and joins every PMD thread (idempotent); the ports stay open. */
+void dp_stop_pmds(struct dp *);
+
+/* Periodic control-thread work: netdev_run(), MAC aging. */
+void dp_run(struct dp *);
+
+/* Logs port and PMD counters as "stats:" lines and in Open vSwitch's
+ * pmd-stats-show layout. */
+void dp_log_stats(const struct dp *);
+
+#endif /* dp.h */

@@ -1,0 +1,95 @@
+/*
+ * Copyright (c) 2026 The pmdswitch authors.  SPDX-License-Identifier: Apache-2.0
+ *
+ * Datapath flows (megaflows) and the per-PMD flow table that owns them.
+ *
+ * A flow is created, looked up and deleted only by the PMD that owns its
+ * table.  Other threads may read a flow (to dump it) inside an RCU read-side
+ * section: the table frees deleted flows after a grace period.  Statistics
+ * have a single writer, the owning PMD; readers load them relaxed.
+ */
+#ifndef FLOW_H
+#define FLOW_H 1
+
+#include <stdint.h>
+#include <stdbool.h>
+#include <urcu-qsbr.h>
+#include "dpcls.h"
+#include "miniflow.h"
+
+enum dp_action_type {
+    DP_ACTION_OUTPUT,           /* Send to port 'port'. */
+};
+
+struct dp_action {
+    uint16_t type;              /* DP_ACTION_*. */
+    uint16_t port;              /* Datapath port number. */
+};
+
+/* An empty action list means drop. */
+struct dp_flow {
+    struct dpcls_rule cr;       /* In the PMD's dpcls for 'in_port'. */
+    struct netdev_flow_key mask;
+    uint16_t in_port;
+    bool dead;                  /* Deleted; caches treat it as a miss. */
+    uint32_t index;             /* Slot in the flow table (SMC stores it). */
+    long long created;          /* msec. */
+
+    /* Written by the owning PMD only. */
+    uint64_t n_packets;
+    uint64_t n_bytes;
+    long long used;             /* msec of last hit. */
+    uint16_t tcp_flags;
+
+    struct rcu_head rcu;
+    uint32_t n_actions;
+    struct dp_action actions[];
+};
+
+/* Per-PMD table of flows, indexed so that the SMC can name a flow in 32
+ * bits.  Slots of deleted flows are NULL until reused. */
+struct flow_table {
+    struct dp_flow **flows;
+    uint32_t n_slots;           /* Allocated slots. */
+    uint32_t n_flows;           /* Live flows. */
+    uint32_t *free_slots;       /* Stack of free slot indexes. */
+    uint32_t n_free;
+};
+
+void flow_table_init(struct flow_table *);
+void flow_table_uninit(struct flow_table *);  /* Frees remaining flows. */
+
+/* Creates a flow with 'actions', adds it to 'table' and returns it.  Does
+ * not insert it into any classifier. */
+struct dp_flow *flow_table_add(struct flow_table *,
+                               const struct netdev_flow_key *key,
+                               const struct netdev_flow_key *mask,
+                               uint16_t in_port,
+                               const struct dp_action *actions,
+                               uint32_t n_actions, long long now);
+
+/* Marks 'flow' dead, frees its slot and frees it after an RCU grace
+ * period.  The caller has already removed it from the dpcls and must purge
+ * its caches (emc_purge_dead()) before the thread's next quiescent state. */
+void flow_table_remove(struct flow_table *, struct dp_flow *flow);
+
+/* Returns the live flow in slot 'index', or NULL. */
+static inline struct dp_flow *
+flow_table_get(const struct flow_table *t, uint32_t index)
+{
+    return index < t->n_slots ? t->flows[index] : NULL;
+}
+
+static inline void
+dp_flow_account(struct dp_flow *flow, uint32_t n_packets, uint64_t n_bytes,
+                uint16_t tcp_flags, long long now)
+{
+    __atomic_store_n(&flow->n_packets, flow->n_packets + n_packets,
+                     __ATOMIC_RELAXED);
+    __atomic_store_n(&flow->n_bytes, flow->n_bytes + n_bytes,
+                     __ATOMIC_RELAXED);
+    __atomic_store_n(&flow->used, now, __ATOMIC_RELAXED);
+    flow->tcp_flags |= tcp_flags;
+}
+
+#endif /* flow.h */

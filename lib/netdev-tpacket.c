@@ -1,0 +1,1582 @@
+/*
+ * Copyright (c) 2026 The pmdswitch authors.  SPDX-License-Identifier: Apache-2.0
+ *
+ * The "tpacket" port provider: zero-copy receive from memory-mapped
+ * AF_PACKET rings, transmit by sendmmsg().
+ *
+ * DESIGN NOTE
+ *
+ * Summary.  Each rx queue owns two receive sockets on its interface, in one
+ * PACKET_FANOUT_CBPF group: a low-latency socket with a TPACKET_V2 ring and
+ * a throughput socket with a TPACKET_V3 ring.  A one-instruction classic
+ * BPF program, swapped at run time, tells the kernel which of the two to
+ * fill.  At low rates frames go to the V2 ring, where the PMD sees each one
+ * as soon as the kernel has written it (ping through the switch is not
+ * delayed by the V3 block timeout); under load they go to the V3 ring,
+ * whose 1 MB blocks carry the most frames per cache miss and per status
+ * word.  A switch never duplicates, loses or reorders a frame.  Each tx
+ * queue sends with sendmmsg() on a transmit-only socket, straight from the
+ * receive ring slot.
+ *
+ * 1. Why two rings.  A V3 block reaches userspace only when it is full or
+ * its retire timer fires, and the timer is at least 1 ms.  At low rates
+ * every frame waits for the timer: ping through the switch takes 2 ms or
+ * more, and TCP, whose ACKs are sparse, slows down.  A V2 ring has a status
+ * word per slot that the kernel sets right after writing the frame, so the
+ * PMD finds a frame with one memory read, no system call and no timer.  But
+ * V2 slots have one fixed size, which must hold a 64 KB GSO frame, so a V2
+ * ring holds few frames and costs a status cache line per frame, while V3
+ * packs frames back to back (TCP measured 15-19 Gbit/s with 1 MB V3 blocks
+ * against 12.6 with V2).  Neither wins everywhere, so we use both.
+ *
+ * 2. Steering.  The fanout group's members are, in join order, the
+ * low-latency socket (member 0) and the throughput socket (member 1).  The
+ * steering program is "return <mode>": the kernel takes its result modulo
+ * the number of members as the index of the socket to deliver to, so the
+ * mode value is the member index.  The control thread replaces the program
+ * with setsockopt(PACKET_FANOUT_DATA).  The kernel publishes the new
+ * program with RCU and, because there was an old one, calls
+ * synchronize_net() before the setsockopt returns.  Every delivery runs
+ * inside an RCU read-side section (the receive core's rcu_read_lock() with
+ * bottom halves off, from demux through the ring write and status update),
+ * so when the call returns, every frame the old program chose is complete
+ * in the old ring, and every later frame goes to the new one.  The PMD
+ * therefore reads the old ring dry and only then the new one: no frame is
+ * read twice or out of order.
+ *
+ * 3. The switch handshake.  setsockopt() can sleep for a grace period, so
+ * only the control thread (netdev_run(), at least every ms) calls it.  It
+ * then publishes the new mode in 'steer' with a release store.  The PMD
+ * loads 'steer' with acquire at the start of each rxq_recv and, while it
+ * differs from the ring it reads ('mode'), drains the old ring first:
+ * - Low-latency to throughput: read V2 slots until the slot at the cursor
+ *   belongs to the kernel.  No frame can still be on its way there.
+ * - Throughput to low-latency: read retired V3 blocks; when the block at
+ *   the cursor still belongs to the kernel, it is the block the kernel has
+ *   open.  Its num_pkts, read as a hint, says whether frames steered before
+ *   the switch wait in it.  If 0, the ring is dry; otherwise the block's
+ *   timer retires it within one timeout and the PMD keeps waiting for it,
+ *   delivering nothing from the V2 ring meanwhile.  (After a ring overrun
+ *   num_pkts may be stale; the kernel's timer reopens such a block, which
+ *   zeroes it, so the wait is still bounded by the timeout.)
+ * Then the PMD sets 'mode' and copies it to 'pmd_mode', which the control
+ * thread checks before it starts another switch.
+ *
+ * 4. When to switch.  The PMD only counts; netdev_run() judges counter
+ * deltas over a window (2 ms in low-latency mode; in throughput mode at
+ * least 4 ms and 4 block timeouts).
+ * - To throughput, if any of: the V2 ring dropped frames; in at least 8
+ *   polls that returned frames, half or more returned a full batch (the PMD
+ *   falls behind); the byte rate would fill a V3 block within 2 ms
+ *   (512 KB/ms, about 4 Gbit/s, where V3 carries TCP better).
+ * - To low latency, if all of: no V3 block was retired full (only by its
+ *   timer, or none at all); fewer frames per ms than half the rate at which
+ *   the V2 ring was last found busy (at least 32 frames per ms); a byte rate
+ *   under a quarter of the threshold above.
+ * The factors of 2 and 4 between the two directions are the hysteresis.
+ * On top of that a switch holds for 10 ms, and a switch back within four
+ * hold times doubles the hold, up to 1 s, so a load right at a threshold
+ * cannot make the mode flap.
+ *
+ * 5. Ring geometry (per rx queue).
+ * - Throughput ring, TPACKET_V3: 16 blocks of 1 MB (16 MB), block timeout
+ *   1 ms.  1 MB blocks measured best for TCP (the kernel retires and wakes
+ *   per block; 1-4 MB all did well) and a block holds a 64 KB GSO frame
+ *   many times over.  16 blocks buffer about 8 ms of 17 Gbit/s TCP, or
+ *   about 75,000 64-byte frames (224 bytes of slot each).  The timeout only
+ *   bounds the tail of a burst and the drain on a switch back, since
+ *   sparse traffic goes to the other ring; 1 ms is the kernel's minimum.
+ * - Low-latency ring, TPACKET_V2: 8 blocks of 1 MB, 15 slots of 65,760
+ *   bytes each, 120 slots (8 MB).  A slot holds the largest frame we accept
+ *   (64 KB GSO plus Ethernet header and two VLAN tags, 65,600 bytes) after
+ *   the kernel's header, sockaddr_ll, PACKET_RESERVE and vnet header, so
+ *   TCP at low rates needs no copy or segmentation.  Blocks are 1 MB
+ *   because the kernel allocates each block as a power-of-two run of
+ *   pages: 15 slots use 94% of it, while one-slot blocks would waste
+ *   half.  120 slots are far more than a low-rate port has in flight, and
+ *   a burst that fills them is exactly when the throughput ring takes
+ *   over.
+ * - PACKET_RESERVE of DP_PACKET_HEADROOM (64) bytes: with the gap the
+ *   kernel leaves before a 14-byte MAC header, 88 writable bytes precede
+ *   each frame (the vnet header's 10 among them), enough to put back a VLAN
+ *   tag and for later push_vlan actions, without touching the kernel's
+ *   per-frame header.
+ * Total 24 MB of kernel memory per port, plus 1 MB of page tables at most.
+ *
+ * 6. Receive.  A batch points into ring memory.  The contract lets the
+ * provider reuse it at the next rxq_recv, so slots and blocks are handed
+ * back (status TP_STATUS_KERNEL, release store) at the start of the next
+ * call: V2 slots one by one, a V3 block only once every frame in it has
+ * been read, possibly over several calls (a cursor keeps the place in a
+ * half-read block).  Per frame: the 10-byte virtio_net_hdr just before the
+ * MAC header is copied into the packet first (putting a VLAN tag back
+ * moves the MAC addresses over it); a VLAN tag the kernel passed as
+ * metadata is put back in the frame (TPID from the kernel, else 0x8100),
+ * and the vnet header's offsets move with it; the kernel's rxhash becomes
+ * the RSS hash (V3 only: a V2 slot has no hash field).  Dropped and
+ * counted: truncated frames (snaplen < len) as rx_truncated, runts as
+ * rx_errors, frames the port itself sent (PACKET_OUTGOING, normally kept
+ * out by the group's PACKET_FANOUT_FLAG_IGNORE_OUTGOING) in a status
+ * counter.  Kernel drops (PACKET_STATISTICS, reset on read) of both
+ * sockets are accumulated into rx_ring_full by netdev_run().
+ *
+ * 7. Transmit: sendmmsg() with the vnet header in front of each frame, on
+ * a per-tx-queue socket bound with protocol 0 (it receives nothing).  On
+ * veth it beat the tx ring, which copies twice.  PACKET_QDISC_BYPASS stays
+ * off: with it, a GSO frame to a port without TSO is dropped silently.
+ *
+ * 8. Kernel facts relied on, checked against net/packet/af_packet.c:
+ * - fanout_demux_bpf() returns the program's result modulo num_members,
+ *   and 0 when no program is set.
+ * - __fanout_link() appends a member at f->arr[num_members]; unlinking
+ *   moves the last member into the hole.  A link down unlinks every member
+ *   and a link up relinks them in the order of the namespace's socket list,
+ *   which is creation order (sk_add_node_tail_rcu() in packet_create()).
+ *   So the low-latency socket is created before the throughput socket, and
+ *   the order survives a link flap.
+ * - __fanout_set_data_bpf() calls synchronize_net() only when it replaces
+ *   a program.  The first program is therefore installed before the
+ *   throughput socket joins, and the mode program after it.
+ * - PACKET_VERSION, PACKET_VNET_HDR and PACKET_RESERVE must precede
+ *   PACKET_RX_RING (EBUSY after); the ring must precede joining the group
+ *   (setting a ring re-registers the socket, which would relink it last).
+ * - A V3 block is retired by its timer only if it holds frames, and the
+ *   timer reopens a block that was freed while the ring was frozen; a block
+ *   is opened with num_pkts 0.  V2 slots get their status last, after an
+ *   smp_mb().
+ * - PACKET_FANOUT_FLAG_UNIQUEID makes the kernel pick a group id unused in
+ *   the namespace (read back with getsockopt(PACKET_FANOUT)); groups must
+ *   agree on flags, so the second socket joins with the same flags.
+ * Not assumed: the exact timer implementation; the drain tolerates any
+ * retire delay.
+ *
+ * 9. Knobs, read from the environment when a port is opened:
+ * - PMDSWITCH_TPACKET_MODE=auto|low-latency|throughput: "auto" (default)
+ *   switches as above; the other two pin the mode, for tests and
+ *   benchmarks.
+ * - PMDSWITCH_TPACKET_BLOCK_TIMEOUT_MS=1..10000: the V3 block timeout
+ *   (default 1).
+ *
+ * 10. More than one rx queue (not yet: construct refuses n_rxq > 1).  One
+ * group per queue cannot work, since a frame is only ever delivered to one
+ * group member per group but every group on the device sees every frame.
+ * The extension is one group of 2 * n_rxq members joined in the order
+ * q0-low-latency, q0-throughput, q1-low-latency, ... and a program that
+ * returns 2 * (flow hash % n_rxq) + mode[queue], with the per-queue modes
+ * compiled in as a jump table (or an eBPF map, with the hash from
+ * bpf_get_hash_recalc()).  Each switch still replaces the program with a
+ * grace period, and only the switching queue drains.
+ *
+ * 11. Limits.  The RSS hash is the kernel's only in throughput mode; in
+ * low-latency mode packets carry none and the datapath computes its own,
+ * so a flow's hash can differ between modes.
+ */
+#include <autoconf.h>
+
+#ifdef HAVE_TPACKET_V3
+
+#include "netdev-provider.h"
+
+#include <errno.h>
+#include <net/if.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <unistd.h>
+#include <arpa/inet.h>
+#include <linux/filter.h>
+#include <linux/if_ether.h>
+#include <linux/if_packet_compat.h>
+#include <linux/virtio_net.h>
+#include "packets.h"
+#include "util.h"
+#include "vlog.h"
+
+VLOG_DEFINE_THIS_MODULE(netdev_tpacket);
+
+/* Largest frame accepted: a 64 KB GSO frame with its Ethernet header and
+ * two VLAN tags, rounded up. */
+#define TPACKET_FRAME_MAX (65536 + 64)
+
+/* Headroom the kernel leaves before the vnet header of each frame. */
+#define TPACKET_RESERVE DP_PACKET_HEADROOM
+
+/* Throughput ring (TPACKET_V3); see "Ring geometry". */
+#define TPACKET_TP_BLOCK_SIZE (1u << 20)
+#define TPACKET_TP_N_BLOCKS 16
+#define TPACKET_TP_TIMEOUT_MS 1
+#define TPACKET_TP_TIMEOUT_MAX_MS 10000
+
+/* Low-latency ring (TPACKET_V2).  A slot's MAC header starts at most this
+ * far in: the kernel's header and sockaddr_ll with at least 16 bytes for
+ * the link-layer header, aligned, then the reserve and the vnet header. */
+#define TPACKET_LL_MAC_MAX (TPACKET_ALIGN(TPACKET2_HDRLEN + 16)          \
+                            + TPACKET_RESERVE                           \
+                            + sizeof(struct virtio_net_hdr))
+#define TPACKET_LL_SLOT_SIZE TPACKET_ALIGN(TPACKET_LL_MAC_MAX             \
+                                           + TPACKET_FRAME_MAX)
+#define TPACKET_LL_BLOCK_SIZE (1u << 20)
+#define TPACKET_LL_N_BLOCKS 8
+#define TPACKET_LL_SLOTS_PER_BLOCK                                      \
+    (TPACKET_LL_BLOCK_SIZE / TPACKET_LL_SLOT_SIZE)
+#define TPACKET_LL_N_SLOTS (TPACKET_LL_SLOTS_PER_BLOCK * TPACKET_LL_N_BLOCKS)
+
+BUILD_ASSERT_DECL(TPACKET_LL_N_SLOTS >= 2 * DP_BATCH_SIZE);
+BUILD_ASSERT_DECL(TPACKET_TP_BLOCK_SIZE > 4 * TPACKET_FRAME_MAX);
+BUILD_ASSERT_DECL(DP_PACKET_HEADROOM >= VLAN_HEADER_LEN);
+
+/* Mode policy; see "When to switch". */
+#define TPACKET_LL_WINDOW_MS 2
+#define TPACKET_TP_WINDOW_MIN_MS 4
+#define TPACKET_QUIET_MIN_MS 20
+#define TPACKET_MIN_BUSY_POLLS 8
+#define TPACKET_BUSY_BYTES_PER_MS (TPACKET_TP_BLOCK_SIZE / 2)
+#define TPACKET_QUIET_FRAMES_PER_MS 32
+#define TPACKET_HOLD_MIN_MS 10
+#define TPACKET_HOLD_MAX_MS 250
+
+/* Receive modes.  A mode's value is also the fanout member index of its
+ * socket, which is what the steering program returns. */
+enum tpacket_mode {
+    TPACKET_LOW_LATENCY = 0,    /* TPACKET_V2 ring. */
+    TPACKET_THROUGHPUT = 1,     /* TPACKET_V3 ring. */
+    TPACKET_N_MODES
+};
+
+/* Not a mode: switch between the two by load. */
+#define TPACKET_AUTO (-1)
+
+static const char *const tpacket_mode_names[TPACKET_N_MODES] = {
+    "low-latency", "throughput",
+};
+
+/* The low-latency socket's ring: fixed-size slots, each with its own
+ * status word.  PMD only after construction. */
+struct tpacket_ring_v2 {
+    uint8_t *map;               /* mmap()ed ring. */
+    size_t map_size;            /* Bytes mapped. */
+    uint8_t **slots;            /* Start of each slot, in ring order. */
+    uint32_t n_slots;
+    uint32_t head;              /* Next slot to read. */
+    uint32_t n_held;            /* Slots before 'head' read by the last
+                                 * call and not yet given back. */
+};
+
+/* The throughput socket's ring: the kernel fills a block and hands it over
+ * when it is full or its timer expires.  PMD only after construction. */
+struct tpacket_ring_v3 {
+    uint8_t *map;               /* mmap()ed ring. */
+    size_t map_size;            /* Bytes mapped. */
+    uint32_t n_blocks;
+    uint32_t cur;               /* Block being read, or next to read. */
+    uint32_t n_left;            /* Frames of block 'cur' not read yet; 0 if
+                                 * 'cur' has not been opened. */
+    uint8_t *next;              /* Next frame header in block 'cur'. */
+    uint32_t n_done;            /* Fully read blocks before 'cur' not yet
+                                 * given back. */
+};
+
+/* Counters beyond struct netdev_stats.  Written by the rx queue's PMD with
+ * netdev_counter_add(), read by anyone with netdev_counter_read(). */
+struct tpacket_rx_counters {
+    uint64_t frames[TPACKET_N_MODES]; /* Frames delivered, per ring. */
+    uint64_t outgoing;          /* Frames the port sent, skipped. */
+    uint64_t losing;            /* Slots or blocks with TP_STATUS_LOSING:
+                                 * the kernel dropped frames before them. */
+    uint64_t polls_busy;        /* Low-latency polls that returned frames. */
+    uint64_t polls_full;        /* Low-latency polls that filled a batch. */
+    uint64_t blocks_full;       /* V3 blocks retired because full. */
+    uint64_t blocks_timeout;    /* V3 blocks retired by their timer. */
+};
+
+/* Counter values at one moment, or their change over a window. */
+struct tpacket_window {
+    long long ms;               /* Length of the window (deltas only). */
+    uint64_t frames;
+    uint64_t bytes;
+    uint64_t polls_busy;
+    uint64_t polls_full;
+    uint64_t blocks_full;
+    uint64_t ll_drops;
+};
+
+/* Mode policy state.  Control thread only. */
+struct tpacket_policy {
+    long long window_start;     /* When the current window began (ms). */
+    struct tpacket_window base; /* Counter values then. */
+    long long last_switch;      /* When the last switch completed (ms). */
+    long long quiet_since;      /* Throughput mode: end of the last window
+                                 * that was not quiet (ms). */
+    int hold_ms;                /* No switch before last_switch + hold_ms. */
+    uint64_t busy_frames_per_ms; /* Rate at which the low-latency ring was
+                                  * last found busy; 0 if never. */
+};
+
+struct netdev_rxq_tpacket {
+    struct netdev_rxq up;
+
+    /* PMD only. */
+    struct tpacket_ring_v2 ll;
+    struct tpacket_ring_v3 tp;
+    int mode;                   /* Ring the PMD reads (enum tpacket_mode). */
+    struct dp_packet packets[DP_BATCH_SIZE];
+
+    /* Counters: rx_ring_full written by the control thread, the rest by the
+     * PMD; read by anyone with netdev_counter_read(). */
+    struct netdev_stats stats CACHE_ALIGNED;
+    struct tpacket_rx_counters rx;
+
+    /* The switch handshake (see "The switch handshake" above). */
+    int steer CACHE_ALIGNED;    /* Mode the kernel steers to.  Stored by the
+                                 * control thread with release once the
+                                 * steering program is in place; loaded by
+                                 * the PMD with acquire. */
+    int pmd_mode;               /* Copy of 'mode', stored by the PMD,
+                                 * loaded by the control thread. */
+
+    /* Control thread only (read-only for get_status). */
+    int fds[TPACKET_N_MODES];   /* Receive sockets, indexed by mode. */
+    int fanout_id;
+    bool fanout_ignores_outgoing; /* The kernel keeps our own tx out. */
+    int forced;                 /* TPACKET_AUTO or the pinned mode. */
+    int timeout_ms;             /* V3 block timeout. */
+    uint64_t drops[TPACKET_N_MODES]; /* PACKET_STATISTICS drops per
+                                      * socket, accumulated. */
+    uint64_t n_switches[TPACKET_N_MODES]; /* Switches into each mode. */
+    int steer_error;            /* Last steering failure, or 0. */
+    struct tpacket_policy policy;
+};
+
+struct tpacket_txq {
+    int fd;                     /* Transmit-only packet socket. */
+    struct netdev_stats stats;  /* Written by the queue's PMD only. */
+} CACHE_ALIGNED;
+
+struct netdev_tpacket {
+    struct netdev up;
+
+    /* Set at construction, then read only. */
+    struct tpacket_txq *txqs;   /* up.n_txq entries. */
+    int forced;                 /* PMDSWITCH_TPACKET_MODE. */
+    int timeout_ms;             /* PMDSWITCH_TPACKET_BLOCK_TIMEOUT_MS. */
+
+    /* Written by the control thread, read by PMDs (relaxed): 0, or the
+     * errno rxq_recv returns when it has no frames (the link is gone). */
+    int link_error;
+};
+
+/* What the kernel reports about one frame: the fields that tpacket2_hdr
+ * and tpacket3_hdr share, plus the sockaddr_ll packet type. */
+struct tpacket_frame {
+    uint32_t status;
+    uint32_t len;
+    uint32_t snaplen;
+    uint32_t rxhash;            /* 0 if none. */
+    uint16_t mac;               /* Offset of the MAC header in the slot. */
+    uint16_t vlan_tci;
+    uint16_t vlan_tpid;
+    uint8_t pkttype;
+};
+
+/* Tallies of one rxq_recv call, added to the counters once per call. */
+struct tpacket_tally {
+    uint64_t n_bytes;
+    uint32_t n_frames[TPACKET_N_MODES];
+    uint32_t n_truncated;
+    uint32_t n_runts;
+    uint32_t n_outgoing;
+    uint32_t n_losing;
+    uint32_t n_blocks_full;
+    uint32_t n_blocks_timeout;
+};
+
+static struct netdev_tpacket *
+netdev_tpacket_cast(const struct netdev *netdev)
+{
+    return CONTAINER_OF(netdev, struct netdev_tpacket, up);
+}
+
+static struct netdev_rxq_tpacket *
+netdev_rxq_tpacket_cast(const struct netdev_rxq *rxq)
+{
+    return CONTAINER_OF(rxq, struct netdev_rxq_tpacket, up);
+}
+
+/* ---- Receive: ring access (PMD). ---- */
+
+static struct tpacket2_hdr *
+ll_slot(const struct tpacket_ring_v2 *r, uint32_t i)
+{
+    return (struct tpacket2_hdr *) (void *) r->slots[i];
+}
+
+static struct tpacket_block_desc *
+tp_block(const struct tpacket_ring_v3 *r, uint32_t i)
+{
+    return (struct tpacket_block_desc *) (void *)
+           (r->map + (size_t) i * TPACKET_TP_BLOCK_SIZE);
+}
+
+static uint32_t
+ring_next(uint32_t i, uint32_t n)
+{
+    return i + 1 < n ? i + 1 : 0;
+}
+
+/* Index 'back' places before 'i' in a ring of 'n' (back <= n). */
+static uint32_t
+ring_back(uint32_t i, uint32_t back, uint32_t n)
+{
+    return i >= back ? i - back : i + n - back;
+}
+
+/* Gives the kernel back what the previous call read from both rings: by
+ * the contract the PMD is done with those packets now. */
+static void
+rxq_release(struct netdev_rxq_tpacket *rxq)
+{
+    struct tpacket_ring_v2 *ll = &rxq->ll;
+    struct tpacket_ring_v3 *tp = &rxq->tp;
+
+    if (ll->n_held) {
+        uint32_t i = ring_back(ll->head, ll->n_held, ll->n_slots);
+
+        for (; ll->n_held; ll->n_held--, i = ring_next(i, ll->n_slots)) {
+            /* Orders our reads of the slot before the kernel may refill
+             * it; pairs with the smp_rmb() in the kernel's
+             * __packet_get_status(). */
+            __atomic_store_n(&ll_slot(ll, i)->tp_status, TP_STATUS_KERNEL,
+                             __ATOMIC_RELEASE);
+        }
+    }
+    if (tp->n_done) {
+        uint32_t i = ring_back(tp->cur, tp->n_done, tp->n_blocks);
+
+        for (; tp->n_done; tp->n_done--, i = ring_next(i, tp->n_blocks)) {
+            /* Pairs with the smp_rmb() in the kernel's
+             * prb_dispatch_next_block() before it checks the status. */
+            __atomic_store_n(&tp_block(tp, i)->hdr.bh1.block_status,
+                             TP_STATUS_KERNEL, __ATOMIC_RELEASE);
+        }
+    }
+}
+
+/* Puts back the VLAN tag that the kernel passed as metadata.  The kernel
+ * computed the vnet header's offsets for the untagged frame, so they move
+ * with the tag. */
+static void
+put_vlan_back(struct dp_packet *p, const struct tpacket_frame *f)
+{
+    uint16_t tpid = (f->status & TP_STATUS_VLAN_TPID_VALID
+                     ? f->vlan_tpid : ETH_TYPE_VLAN_8021Q);
+
+    dp_packet_push_vlan(p, tpid, f->vlan_tci);
+    if (p->vnet.flags & VIRTIO_NET_HDR_F_NEEDS_CSUM) {
+        p->vnet.csum_start += VLAN_HEADER_LEN;
+    }
+    if (p->vnet.gso_type != VIRTIO_NET_HDR_GSO_NONE && p->vnet.hdr_len) {
+        p->vnet.hdr_len += VLAN_HEADER_LEN;
+    }
+}
+
+/* Makes the frame at 'slot' described by 'f' the next packet of 'batch',
+ * or counts it in 't' and skips it. */
+static inline ALWAYS_INLINE void
+take_frame(struct netdev_rxq_tpacket *rxq, struct dp_batch *batch,
+           uint8_t *slot, const struct tpacket_frame *f, uint16_t port_no,
+           struct tpacket_tally *t)
+{
+    struct dp_packet *p;
+    uint8_t *data;
+
+    if (UNLIKELY(f->snaplen < f->len || f->snaplen < ETH_HEADER_LEN
+                 || f->status & TP_STATUS_COPY)) {
+        if (f->snaplen < f->len || f->status & TP_STATUS_COPY) {
+            t->n_truncated++;
+        } else {
+            t->n_runts++;
+        }
+        return;
+    }
+    if (UNLIKELY(f->pkttype == PACKET_OUTGOING)) {
+        t->n_outgoing++;
+        return;
+    }
+
+    data = slot + f->mac;
+    p = &rxq->packets[batch->count];
+    dp_packet_init(p, data, f->snaplen, port_no);
+    /* First, since putting a VLAN tag back moves the MAC addresses over
+     * the vnet header. */
+    memcpy(&p->vnet, data - sizeof p->vnet, sizeof p->vnet);
+    if (p->vnet.flags | p->vnet.gso_type) {
+        p->flags |= DP_PACKET_F_VNET;
+    }
+    if (f->rxhash) {
+        dp_packet_set_rss_hash(p, f->rxhash);
+    }
+    if (f->status & TP_STATUS_VLAN_VALID) {
+        put_vlan_back(p, f);
+    }
+    t->n_bytes += p->size;
+    dp_batch_add(batch, p);
+}
+
+/* Reads slots of the low-latency ring into 'batch' until the batch is
+ * full or the ring has nothing more. */
+static void
+read_ll(struct netdev_rxq_tpacket *rxq, struct dp_batch *batch,
+        uint16_t port_no, struct tpacket_tally *t)
+{
+    struct tpacket_ring_v2 *r = &rxq->ll;
+    uint32_t start = batch->count;
+
+    /* Every slot held means the next one is ours already. */
+    while (!dp_batch_is_full(batch) && r->n_held < r->n_slots) {
+        struct tpacket2_hdr *h = ll_slot(r, r->head);
+        const struct sockaddr_ll *sll;
+        struct tpacket_frame f;
+
+        /* The kernel writes the status after the frame; pairs with the
+         * smp_mb() before __packet_set_status() in tpacket_rcv(). */
+        f.status = __atomic_load_n(&h->tp_status, __ATOMIC_ACQUIRE);
+        if (!(f.status & TP_STATUS_USER)) {
+            break;
+        }
+        sll = (const struct sockaddr_ll *) (const void *)
+              ((const uint8_t *) h + TPACKET_ALIGN(sizeof *h));
+        f.len = h->tp_len;
+        f.snaplen = h->tp_snaplen;
+        f.rxhash = 0;
+        f.mac = h->tp_mac;
+        f.vlan_tci = h->tp_vlan_tci;
+        f.vlan_tpid = h->tp_vlan_tpid;
+        f.pkttype = sll->sll_pkttype;
+
+        r->head = ring_next(r->head, r->n_slots);
+        r->n_held++;
+        PREFETCH(ll_slot(r, r->head));
+        t->n_losing += (f.status & TP_STATUS_LOSING) != 0;
+        take_frame(rxq, batch, (uint8_t *) h, &f, port_no, t);
+    }
+    t->n_frames[TPACKET_LOW_LATENCY] += batch->count - start;
+}
+
+/* True if the low-latency ring has no frame for the next call, now. */
+static bool
+ll_is_dry(const struct tpacket_ring_v2 *r)
+{
+    return (r->n_held < r->n_slots
+            && !(__atomic_load_n(&ll_slot(r, r->head)->tp_status,
+                                 __ATOMIC_ACQUIRE) & TP_STATUS_USER));
+}
+
+/* Marks block 'cur' of 'r' read through and moves to the next. */
+static void
+tp_finish_block(struct tpacket_ring_v3 *r)
+{
+    r->cur = ring_next(r->cur, r->n_blocks);
+    r->n_left = 0;
+    r->n_done++;
+}
+
+/* Opens the next retired block of the throughput ring.  Returns false if
+ * the kernel still owns it, or if every block is held. */
+static bool
+tp_open_block(struct tpacket_ring_v3 *r, struct tpacket_tally *t)
+{
+    while (r->n_done < r->n_blocks) {
+        struct tpacket_block_desc *bd = tp_block(r, r->cur);
+        uint32_t status;
+
+        /* The kernel sets the status after the block's frames; pairs with
+         * the smp_wmb() in prb_close_block(). */
+        status = __atomic_load_n(&bd->hdr.bh1.block_status,
+                                 __ATOMIC_ACQUIRE);
+        if (!(status & TP_STATUS_USER)) {
+            return false;
+        }
+        if (status & TP_STATUS_BLK_TMO) {
+            t->n_blocks_timeout++;
+        } else {
+            t->n_blocks_full++;
+        }
+        t->n_losing += (status & TP_STATUS_LOSING) != 0;
+        if (LIKELY(bd->hdr.bh1.num_pkts)) {
+            r->n_left = bd->hdr.bh1.num_pkts;
+            r->next = (uint8_t *) bd + bd->hdr.bh1.offset_to_first_pkt;
+            return true;
+        }
+        /* The kernel does not retire empty blocks, but one would be done
+         * at once. */
+        tp_finish_block(r);
+    }
+    return false;
+}
+
+/* Reads frames of the throughput ring into 'batch' until the batch is
+ * full or no retired block is left. */
+static void
+read_tp(struct netdev_rxq_tpacket *rxq, struct dp_batch *batch,
+        uint16_t port_no, struct tpacket_tally *t)
+{
+    struct tpacket_ring_v3 *r = &rxq->tp;
+    uint32_t start = batch->count;
+
+    while (!dp_batch_is_full(batch)) {
+        struct tpacket3_hdr *h;
+        const struct sockaddr_ll *sll;
+        struct tpacket_frame f;
+
+        if (!r->n_left && !tp_open_block(r, t)) {
+            break;
+        }
+        h = (struct tpacket3_hdr *) (void *) r->next;
+        sll = (const struct sockaddr_ll *) (const void *)
+              ((const uint8_t *) h + TPACKET_ALIGN(sizeof *h));
+        f.status = h->tp_status;
+        f.len = h->tp_len;
+        f.snaplen = h->tp_snaplen;
+        f.rxhash = h->hv1.tp_rxhash;
+        f.mac = h->tp_mac;
+        f.vlan_tci = h->hv1.tp_vlan_tci;
+        f.vlan_tpid = h->hv1.tp_vlan_tpid;
+        f.pkttype = sll->sll_pkttype;
+
+        if (--r->n_left) {
+            r->next += h->tp_next_offset;
+            PREFETCH(r->next);
+        } else {
+            /* The block stays ours until the next call. */
+            tp_finish_block(r);
+        }
+        take_frame(rxq, batch, (uint8_t *) h, &f, port_no, t);
+    }
+    t->n_frames[TPACKET_THROUGHPUT] += batch->count - start;
+}
+
+/* True if the throughput ring has nothing to read and no frame can still
+ * appear in it without new frames being steered to it: the block the
+ * kernel has open is empty.  The block's num_pkts is only a hint while the
+ * kernel owns it, which suffices once steering has moved away. */
+static bool
+tp_is_dry(const struct tpacket_ring_v3 *r)
+{
+    const struct tpacket_block_desc *bd = tp_block(r, r->cur);
+
+    return (!r->n_left && r->n_done < r->n_blocks
+            && !(__atomic_load_n(&bd->hdr.bh1.block_status,
+                                 __ATOMIC_ACQUIRE) & TP_STATUS_USER)
+            && !__atomic_load_n(&bd->hdr.bh1.num_pkts, __ATOMIC_RELAXED));
+}
+
+static void
+read_ring(struct netdev_rxq_tpacket *rxq, int mode, struct dp_batch *batch,
+          uint16_t port_no, struct tpacket_tally *t)
+{
+    if (mode == TPACKET_LOW_LATENCY) {
+        read_ll(rxq, batch, port_no, t);
+    } else {
+        read_tp(rxq, batch, port_no, t);
+    }
+}
+
+/* Reads while the kernel already steers to 'steer' but the PMD still
+ * reads the other ring: drains the old ring, then moves to the new one
+ * (see "The switch handshake"). */
+static void
+read_switching(struct netdev_rxq_tpacket *rxq, int steer,
+               struct dp_batch *batch, uint16_t port_no,
+               struct tpacket_tally *t)
+{
+    bool dry;
+
+    read_ring(rxq, rxq->mode, batch, port_no, t);
+    dry = (rxq->mode == TPACKET_LOW_LATENCY
+           ? ll_is_dry(&rxq->ll) : tp_is_dry(&rxq->tp));
+    if (dry) {
+        rxq->mode = steer;
+        /* Only tells the control thread that the drain is over; it reads
+         * nothing the PMD wrote, so relaxed is enough. */
+        __atomic_store_n(&rxq->pmd_mode, steer, __ATOMIC_RELAXED);
+        read_ring(rxq, steer, batch, port_no, t);
+    }
+}
+
+/* Adds the tallies of one call to the counters. */
+static void
+rxq_count(struct netdev_rxq_tpacket *rxq, const struct dp_batch *batch,
+          const struct tpacket_tally *t)
+{
+    if (batch->count) {
+        netdev_counter_add(&rxq->stats.rx_packets, batch->count);
+        netdev_counter_add(&rxq->stats.rx_bytes, t->n_bytes);
+        for (int m = 0; m < TPACKET_N_MODES; m++) {
+            if (t->n_frames[m]) {
+                netdev_counter_add(&rxq->rx.frames[m], t->n_frames[m]);
+            }
+        }
+    }
+    if (UNLIKELY(t->n_truncated)) {
+        netdev_counter_add(&rxq->stats.rx_truncated, t->n_truncated);
+    }
+    if (UNLIKELY(t->n_runts)) {
+        netdev_counter_add(&rxq->stats.rx_errors, t->n_runts);
+    }
+    if (UNLIKELY(t->n_outgoing)) {
+        netdev_counter_add(&rxq->rx.outgoing, t->n_outgoing);
+    }
+    if (UNLIKELY(t->n_losing)) {
+        netdev_counter_add(&rxq->rx.losing, t->n_losing);
+    }
+    if (t->n_blocks_full) {
+        netdev_counter_add(&rxq->rx.blocks_full, t->n_blocks_full);
+    }
+    if (t->n_blocks_timeout) {
+        netdev_counter_add(&rxq->rx.blocks_timeout, t->n_blocks_timeout);
+    }
+}
+
+static int
+netdev_tpacket_rxq_recv(struct netdev_rxq *rxq_, struct dp_batch *batch,
+                        uint16_t port_no)
+{
+    struct netdev_rxq_tpacket *rxq = netdev_rxq_tpacket_cast(rxq_);
+    struct tpacket_tally t;
+    int steer;
+
+    memset(&t, 0, sizeof t);
+    rxq_release(rxq);
+
+    /* Pairs with the release store in rxq_switch(), made after the kernel
+     * finished every delivery that the previous program steered. */
+    steer = __atomic_load_n(&rxq->steer, __ATOMIC_ACQUIRE);
+    if (LIKELY(steer == rxq->mode)) {
+        read_ring(rxq, steer, batch, port_no, &t);
+        if (steer == TPACKET_LOW_LATENCY && batch->count) {
+            netdev_counter_add(&rxq->rx.polls_busy, 1);
+            if (dp_batch_is_full(batch)) {
+                netdev_counter_add(&rxq->rx.polls_full, 1);
+            }
+        }
+    } else {
+        read_switching(rxq, steer, batch, port_no, &t);
+    }
+    rxq_count(rxq, batch, &t);
+
+    if (LIKELY(batch->count)) {
+        return 0;
+    } else {
+        struct netdev_tpacket *dev = netdev_tpacket_cast(rxq_->netdev);
+        int error = __atomic_load_n(&dev->link_error, __ATOMIC_RELAXED);
+
+        return error ? error : EAGAIN;
+    }
+}
+
+/* ---- Transmit (PMD). ---- */
+
+static void
+netdev_tpacket_send(struct netdev *netdev, int qid, struct dp_batch *batch)
+{
+    struct tpacket_txq *txq = &netdev_tpacket_cast(netdev)->txqs[qid];
+
+    netdev_linux_sendmmsg(txq->fd, batch, &txq->stats);
+}
+
+/* ---- Sockets and rings (control thread). ---- */
+
+static int
+setsockopt_int(int fd, int level, int name, int value)
+{
+    return setsockopt(fd, level, name, &value, sizeof value) ? errno : 0;
+}
+
+/* Installs the steering program "return 'mode'" in the fanout group of
+ * member socket 'fd'.  Once a program exists, this sleeps for an RCU grace
+ * period.  Returns 0 or a positive errno. */
+static int
+set_steering(int fd, int mode)
+{
+    struct sock_filter insn = BPF_STMT(BPF_RET | BPF_K, (uint32_t) mode);
+    struct sock_fprog prog = { .len = 1, .filter = &insn };
+
+    return (setsockopt(fd, SOL_PACKET, PACKET_FANOUT_DATA, &prog, sizeof prog)
+            ? errno : 0);
+}
+
+/* Makes socket 'fd' drop every frame it would receive, until detached. */
+static int
+attach_drop_all(int fd)
+{
+    struct sock_filter insn = BPF_STMT(BPF_RET | BPF_K, 0);
+    struct sock_fprog prog = { .len = 1, .filter = &insn };
+
+    return (setsockopt(fd, SOL_SOCKET, SO_ATTACH_FILTER, &prog, sizeof prog)
+            ? errno : 0);
+}
+
+/* Opens a receive socket on 'ifindex' with a ring of TPACKET 'version'
+ * requested by 'req' ('req_size' bytes), maps the ring ('map_size' bytes)
+ * into '*mapp' and binds the socket to every protocol.  With 'drop_all',
+ * the socket drops everything until its filter is detached.  Returns the
+ * fd, or a negative errno with the failing step in '*stepp'. */
+static int
+open_ring_socket(int ifindex, int version, const void *req,
+                 socklen_t req_size, size_t map_size, bool drop_all,
+                 uint8_t **mapp, const char **stepp)
+{
+    struct sockaddr_ll sll;
+    void *map = MAP_FAILED;
+    int error;
+    int fd;
+
+    /* Protocol 0, so that it receives nothing before its ring exists; the
+     * helper also sets PACKET_VNET_HDR, which must precede the ring. */
+    fd = netdev_linux_packet_socket(ifindex, false);
+    if (fd < 0) {
+        *stepp = "cannot open packet socket";
+        return fd;
+    }
+    if ((error = setsockopt_int(fd, SOL_PACKET, PACKET_VERSION, version))) {
+        *stepp = "cannot set PACKET_VERSION";
+        goto error;
+    }
+    if ((error = setsockopt_int(fd, SOL_PACKET, PACKET_RESERVE,
+                                TPACKET_RESERVE))) {
+        *stepp = "cannot set PACKET_RESERVE";
+        goto error;
+    }
+    if (setsockopt(fd, SOL_PACKET, PACKET_RX_RING, req, req_size)) {
+        error = errno;
+        *stepp = "cannot create receive ring";
+        goto error;
+    }
+    map = mmap(NULL, map_size, PROT_READ | PROT_WRITE,
+               MAP_SHARED | MAP_POPULATE, fd, 0);
+    if (map == MAP_FAILED) {
+        error = errno;
+        *stepp = "cannot map receive ring";
+        goto error;
+    }
+    if (drop_all && (error = attach_drop_all(fd))) {
+        *stepp = "cannot attach filter";
+        goto error;
+    }
+
+    memset(&sll, 0, sizeof sll);
+    sll.sll_family = AF_PACKET;
+    sll.sll_protocol = htons(ETH_P_ALL);
+    sll.sll_ifindex = ifindex;
+    if (bind(fd, (struct sockaddr *) &sll, sizeof sll)) {
+        error = errno;
+        *stepp = "cannot bind receive socket";
+        goto error;
+    }
+    *mapp = map;
+    return fd;
+
+error:
+    if (map != MAP_FAILED) {
+        munmap(map, map_size);
+    }
+    close(fd);
+    return -error;
+}
+
+static int
+open_ll(struct netdev_rxq_tpacket *rxq, int ifindex, const char **stepp)
+{
+    struct tpacket_ring_v2 *r = &rxq->ll;
+    struct tpacket_req req = {
+        .tp_block_size = TPACKET_LL_BLOCK_SIZE,
+        .tp_block_nr = TPACKET_LL_N_BLOCKS,
+        .tp_frame_size = TPACKET_LL_SLOT_SIZE,
+        .tp_frame_nr = TPACKET_LL_N_SLOTS,
+    };
+    int fd;
+
+    r->map_size = (size_t) TPACKET_LL_BLOCK_SIZE * TPACKET_LL_N_BLOCKS;
+    fd = open_ring_socket(ifindex, TPACKET_V2, &req, sizeof req, r->map_size,
+                          false, &r->map, stepp);
+    if (fd < 0) {
+        return -fd;
+    }
+    rxq->fds[TPACKET_LOW_LATENCY] = fd;
+
+    /* Slots never straddle blocks: each block starts with a slot. */
+    r->n_slots = TPACKET_LL_N_SLOTS;
+    r->slots = xcalloc(r->n_slots, sizeof *r->slots);
+    for (uint32_t i = 0; i < r->n_slots; i++) {
+        r->slots[i] = (r->map
+                       + (size_t) (i / TPACKET_LL_SLOTS_PER_BLOCK)
+                         * TPACKET_LL_BLOCK_SIZE
+                       + (size_t) (i % TPACKET_LL_SLOTS_PER_BLOCK)
+                         * TPACKET_LL_SLOT_SIZE);
+    }
+    return 0;
+}
+
+static int
+open_tp(struct netdev_rxq_tpacket *rxq, int ifindex, const char **stepp)
+{
+    struct tpacket_ring_v3 *r = &rxq->tp;
+    struct tpacket_req3 req = {
+        .tp_block_size = TPACKET_TP_BLOCK_SIZE,
+        .tp_block_nr = TPACKET_TP_N_BLOCKS,
+        /* V3 packs frames; the kernel still wants a frame geometry that
+         * divides the block. */
+        .tp_frame_size = TPACKET_TP_BLOCK_SIZE,
+        .tp_frame_nr = TPACKET_TP_N_BLOCKS,
+        .tp_retire_blk_tov = rxq->timeout_ms,
+        .tp_feature_req_word = TP_FT_REQ_FILL_RXHASH,
+    };
+    int fd;
+
+    r->map_size = (size_t) TPACKET_TP_BLOCK_SIZE * TPACKET_TP_N_BLOCKS;
+    r->n_blocks = TPACKET_TP_N_BLOCKS;
+    /* Dropping all until it has joined the group: it would otherwise get
+     * a copy of what the low-latency socket gets. */
+    fd = open_ring_socket(ifindex, TPACKET_V3, &req, sizeof req, r->map_size,
+                          true, &r->map, stepp);
+    if (fd < 0) {
+        return -fd;
+    }
+    rxq->fds[TPACKET_THROUGHPUT] = fd;
+    return 0;
+}
+
+/* Puts both receive sockets of 'rxq' in a new fanout group, low-latency
+ * first, and installs the steering program for the initial mode.  Returns
+ * 0 or a positive errno with the failing step in '*stepp'. */
+static int
+join_fanout(struct netdev_rxq_tpacket *rxq, const char **stepp)
+{
+    int ll_fd = rxq->fds[TPACKET_LOW_LATENCY];
+    int tp_fd = rxq->fds[TPACKET_THROUGHPUT];
+    int type = PACKET_FANOUT_CBPF | PACKET_FANOUT_FLAG_IGNORE_OUTGOING;
+    socklen_t len;
+    int value;
+    int error;
+
+    /* The kernel picks an id that no group in the namespace uses. */
+    if (setsockopt_int(ll_fd, SOL_PACKET, PACKET_FANOUT,
+                       (type | PACKET_FANOUT_FLAG_UNIQUEID) << 16)) {
+        /* Older kernels lack IGNORE_OUTGOING for groups; rxq_recv then
+         * skips our own frames by packet type. */
+        type &= ~PACKET_FANOUT_FLAG_IGNORE_OUTGOING;
+        if ((error = setsockopt_int(ll_fd, SOL_PACKET, PACKET_FANOUT,
+                                    (type | PACKET_FANOUT_FLAG_UNIQUEID)
+                                    << 16))) {
+            *stepp = "cannot create fanout group";
+            return error;
+        }
+        VLOG_INFO("kernel lacks PACKET_FANOUT_FLAG_IGNORE_OUTGOING; "
+                  "skipping outgoing frames in userspace");
+    }
+    len = sizeof value;
+    if (getsockopt(ll_fd, SOL_PACKET, PACKET_FANOUT, &value, &len)) {
+        *stepp = "cannot read fanout group id";
+        return errno;
+    }
+    rxq->fanout_id = value & 0xffff;
+    rxq->fanout_ignores_outgoing
+        = (type & PACKET_FANOUT_FLAG_IGNORE_OUTGOING) != 0;
+
+    /* A first program, so that the next one comes with a grace period. */
+    if ((error = set_steering(ll_fd, TPACKET_LOW_LATENCY))) {
+        *stepp = "cannot set steering program";
+        return error;
+    }
+    if ((error = setsockopt_int(tp_fd, SOL_PACKET, PACKET_FANOUT,
+                                (type << 16) | rxq->fanout_id))) {
+        *stepp = "cannot join fanout group";
+        return error;
+    }
+    if (rxq->forced == TPACKET_THROUGHPUT
+        && (error = set_steering(ll_fd, TPACKET_THROUGHPUT))) {
+        *stepp = "cannot set steering program";
+        return error;
+    }
+    if (setsockopt_int(tp_fd, SOL_SOCKET, SO_DETACH_FILTER, 0)) {
+        *stepp = "cannot detach filter";
+        return errno;
+    }
+    return 0;
+}
+
+static void
+close_rings(struct netdev_rxq_tpacket *rxq)
+{
+    if (rxq->ll.map) {
+        munmap(rxq->ll.map, rxq->ll.map_size);
+        rxq->ll.map = NULL;
+    }
+    free(rxq->ll.slots);
+    rxq->ll.slots = NULL;
+    if (rxq->tp.map) {
+        munmap(rxq->tp.map, rxq->tp.map_size);
+        rxq->tp.map = NULL;
+    }
+    for (int m = 0; m < TPACKET_N_MODES; m++) {
+        if (rxq->fds[m] >= 0) {
+            close(rxq->fds[m]);
+            rxq->fds[m] = -1;
+        }
+    }
+}
+
+/* ---- Life cycle (control thread). ---- */
+
+static struct netdev *
+netdev_tpacket_alloc(void)
+{
+    struct netdev_tpacket *dev = xzalloc(sizeof *dev);
+
+    return &dev->up;
+}
+
+static void
+netdev_tpacket_dealloc(struct netdev *netdev)
+{
+    free(netdev_tpacket_cast(netdev));
+}
+
+static void
+close_txqs(struct netdev_tpacket *dev, int n)
+{
+    for (int i = 0; i < n; i++) {
+        close(dev->txqs[i].fd);
+    }
+    free(dev->txqs);
+    dev->txqs = NULL;
+}
+
+/* Reads the knobs described in the design note into 'dev'.  Returns 0, or
+ * EINVAL with a message in '*errp'. */
+static int
+read_knobs(struct netdev_tpacket *dev, char **errp)
+{
+    const char *mode = getenv("PMDSWITCH_TPACKET_MODE");
+    const char *timeout = getenv("PMDSWITCH_TPACKET_BLOCK_TIMEOUT_MS");
+
+    dev->forced = TPACKET_AUTO;
+    if (mode && *mode && strcmp(mode, "auto")) {
+        if (!strcmp(mode, tpacket_mode_names[TPACKET_LOW_LATENCY])) {
+            dev->forced = TPACKET_LOW_LATENCY;
+        } else if (!strcmp(mode, tpacket_mode_names[TPACKET_THROUGHPUT])) {
+            dev->forced = TPACKET_THROUGHPUT;
+        } else {
+            *errp = xasprintf("interface %s: PMDSWITCH_TPACKET_MODE must be "
+                              "auto, low-latency or throughput (got \"%s\")",
+                              dev->up.name, mode);
+            return EINVAL;
+        }
+    }
+
+    dev->timeout_ms = TPACKET_TP_TIMEOUT_MS;
+    if (timeout && *timeout) {
+        char *end;
+        long ms = strtol(timeout, &end, 10);
+
+        if (*end || ms < 1 || ms > TPACKET_TP_TIMEOUT_MAX_MS) {
+            *errp = xasprintf("interface %s: "
+                              "PMDSWITCH_TPACKET_BLOCK_TIMEOUT_MS must be "
+                              "between 1 and %d (got \"%s\")", dev->up.name,
+                              TPACKET_TP_TIMEOUT_MAX_MS, timeout);
+            return EINVAL;
+        }
+        dev->timeout_ms = ms;
+    }
+    return 0;
+}
+
+static int
+netdev_tpacket_construct(struct netdev *netdev,
+                         const struct netdev_options *opts, char **errp)
+{
+    struct netdev_tpacket *dev = netdev_tpacket_cast(netdev);
+    int error;
+
+    if (opts->n_rxq != 1) {
+        /* See "More than one rx queue" in the design note. */
+        *errp = xasprintf("interface %s: type tpacket supports one rx queue "
+                          "per port for now (n_rxq %d requested); use type "
+                          "mmsg for more", netdev->name, opts->n_rxq);
+        return EOPNOTSUPP;
+    }
+    error = read_knobs(dev, errp);
+    if (error) {
+        return error;
+    }
+
+    dev->txqs = xzalloc_cacheline(netdev->n_txq * sizeof *dev->txqs);
+    for (int i = 0; i < netdev->n_txq; i++) {
+        int fd = netdev_linux_packet_socket(netdev->ifindex, false);
+
+        if (fd < 0) {
+            *errp = xasprintf("interface %s: cannot open transmit socket "
+                              "(%s)", netdev->name, strerror(-fd));
+            close_txqs(dev, i);
+            return -fd;
+        }
+        dev->txqs[i].fd = fd;
+    }
+    return 0;
+}
+
+static void
+netdev_tpacket_destruct(struct netdev *netdev)
+{
+    struct netdev_tpacket *dev = netdev_tpacket_cast(netdev);
+
+    close_txqs(dev, netdev->n_txq);
+}
+
+static struct netdev_rxq *
+netdev_tpacket_rxq_alloc(void)
+{
+    struct netdev_rxq_tpacket *rxq = xzalloc_cacheline(sizeof *rxq);
+
+    for (int m = 0; m < TPACKET_N_MODES; m++) {
+        rxq->fds[m] = -1;
+    }
+    return &rxq->up;
+}
+
+static void
+netdev_tpacket_rxq_dealloc(struct netdev_rxq *rxq_)
+{
+    free(netdev_rxq_tpacket_cast(rxq_));
+}
+
+static int
+netdev_tpacket_rxq_construct(struct netdev_rxq *rxq_, char **errp)
+{
+    struct netdev_rxq_tpacket *rxq = netdev_rxq_tpacket_cast(rxq_);
+    struct netdev *netdev = rxq_->netdev;
+    struct netdev_tpacket *dev = netdev_tpacket_cast(netdev);
+    const char *step = "";
+    int error;
+
+    rxq->forced = dev->forced;
+    rxq->timeout_ms = dev->timeout_ms;
+
+    /* The low-latency socket is created first: after a link flap the kernel
+     * relinks group members in creation order, and the steering program
+     * counts on it being member 0. */
+    error = open_ll(rxq, netdev->ifindex, &step);
+    if (!error) {
+        error = open_tp(rxq, netdev->ifindex, &step);
+    }
+    if (!error) {
+        error = join_fanout(rxq, &step);
+    }
+    if (error) {
+        *errp = xasprintf("interface %s: rx queue %d: %s (%s)", netdev->name,
+                          rxq_->qid, step, strerror(error));
+        close_rings(rxq);
+        return error;
+    }
+
+    /* join_fanout() steered to the initial mode; the PMD starts on the
+     * low-latency ring and drains it first if that is not the one. */
+    rxq->mode = TPACKET_LOW_LATENCY;
+    rxq->pmd_mode = TPACKET_LOW_LATENCY;
+    rxq->steer = (rxq->forced == TPACKET_AUTO
+                  ? TPACKET_LOW_LATENCY : rxq->forced);
+    rxq->policy.window_start = time_msec();
+    rxq->policy.last_switch = rxq->policy.window_start;
+    rxq->policy.hold_ms = TPACKET_HOLD_MIN_MS;
+    return 0;
+}
+
+static void
+netdev_tpacket_rxq_destruct(struct netdev_rxq *rxq_)
+{
+    close_rings(netdev_rxq_tpacket_cast(rxq_));
+}
+
+/* ---- Statistics, health and the mode policy (control thread). ---- */
+
+/* Adds every counter of 'src' to 'dst' with relaxed loads. */
+static void
+stats_sum(struct netdev_stats *dst, const struct netdev_stats *src)
+{
+    const uint64_t *s = (const uint64_t *) src;
+    uint64_t *d = (uint64_t *) dst;
+
+    BUILD_ASSERT(sizeof *src % sizeof(uint64_t) == 0);
+    for (size_t i = 0; i < sizeof *src / sizeof(uint64_t); i++) {
+        d[i] += netdev_counter_read(&s[i]);
+    }
+}
+
+static void
+netdev_tpacket_get_stats(const struct netdev *netdev,
+                         struct netdev_stats *stats)
+{
+    struct netdev_tpacket *dev = netdev_tpacket_cast(netdev);
+
+    for (int i = 0; i < netdev->n_rxq; i++) {
+        stats_sum(stats, &netdev_rxq_tpacket_cast(netdev->rxqs[i])->stats);
+    }
+    for (int i = 0; i < netdev->n_txq; i++) {
+        stats_sum(stats, &dev->txqs[i].stats);
+    }
+}
+
+/* Returns 0 if interface 'name' still has index 'ifindex' and is up with a
+ * carrier, ENODEV if it is gone or renamed (our sockets stay bound to the
+ * old one), ENETDOWN if it is down.  'fd' is any socket in the interface's
+ * namespace. */
+static int
+link_health(int fd, int ifindex, const char *name)
+{
+    struct ifreq ifr;
+
+    memset(&ifr, 0, sizeof ifr);
+    ifr.ifr_ifindex = ifindex;
+    if (ioctl(fd, SIOCGIFNAME, &ifr) || strcmp(ifr.ifr_name, name)) {
+        return ENODEV;
+    }
+    if (ioctl(fd, SIOCGIFFLAGS, &ifr)) {
+        return errno == ENODEV ? ENODEV : ENETDOWN;
+    }
+    if ((ifr.ifr_flags & (IFF_UP | IFF_RUNNING)) != (IFF_UP | IFF_RUNNING)) {
+        return ENETDOWN;
+    }
+    return 0;
+}
+
+static int
+netdev_tpacket_health(const struct netdev *netdev)
+{
+    struct netdev_tpacket *dev = netdev_tpacket_cast(netdev);
+
+    return link_health(dev->txqs[0].fd, netdev->ifindex, netdev->name);
+}
+
+/* Returns and clears the error the kernel recorded on receive socket 'fd'
+ * (ENETDOWN when its interface goes down or away), or 0 if none. */
+static int
+take_socket_error(int fd)
+{
+    struct pollfd pfd = { .fd = fd, .events = 0 };
+    socklen_t len = sizeof(int);
+    int error = 0;
+
+    if (poll(&pfd, 1, 0) <= 0 || !(pfd.revents & POLLERR)) {
+        return 0;
+    }
+    return getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &len) ? errno : error;
+}
+
+/* Refreshes the error rxq_recv reports when idle: checks the link when a
+ * socket reports an error, and then every call until the link is back. */
+static void
+update_link_error(struct netdev_tpacket *dev)
+{
+    struct netdev *netdev = &dev->up;
+    bool check = dev->link_error != 0;
+
+    for (int i = 0; i < netdev->n_rxq; i++) {
+        struct netdev_rxq_tpacket *rxq
+            = netdev_rxq_tpacket_cast(netdev->rxqs[i]);
+
+        for (int m = 0; m < TPACKET_N_MODES; m++) {
+            check |= take_socket_error(rxq->fds[m]) != 0;
+        }
+    }
+    if (check) {
+        int error = link_health(dev->txqs[0].fd, netdev->ifindex,
+                                netdev->name);
+
+        /* Read by PMDs; a stale value for a moment is harmless. */
+        __atomic_store_n(&dev->link_error, error ? ENETDOWN : 0,
+                         __ATOMIC_RELAXED);
+    }
+}
+
+/* Adds the kernel's drops on both sockets of 'rxq' to rx_ring_full. */
+static void
+accumulate_drops(struct netdev_rxq_tpacket *rxq)
+{
+    for (int m = 0; m < TPACKET_N_MODES; m++) {
+        uint64_t before = rxq->drops[m];
+
+        /* The kernel resets the counts on each read; this thread is the
+         * only writer of 'drops' and of rx_ring_full. */
+        netdev_linux_accumulate_drops(rxq->fds[m], &rxq->drops[m]);
+        if (rxq->drops[m] != before) {
+            netdev_counter_add(&rxq->stats.rx_ring_full,
+                               rxq->drops[m] - before);
+        }
+    }
+}
+
+/* Returns the counter changes since the last call and starts a new
+ * window at 'now'. */
+static struct tpacket_window
+take_window(struct netdev_rxq_tpacket *rxq, long long now)
+{
+    struct tpacket_policy *pol = &rxq->policy;
+    struct tpacket_window cur, delta;
+
+    cur.ms = 0;
+    cur.frames = (netdev_counter_read(&rxq->rx.frames[TPACKET_LOW_LATENCY])
+                  + netdev_counter_read(&rxq->rx.frames[TPACKET_THROUGHPUT]));
+    cur.bytes = netdev_counter_read(&rxq->stats.rx_bytes);
+    cur.polls_busy = netdev_counter_read(&rxq->rx.polls_busy);
+    cur.polls_full = netdev_counter_read(&rxq->rx.polls_full);
+    cur.blocks_full = netdev_counter_read(&rxq->rx.blocks_full);
+    cur.ll_drops = rxq->drops[TPACKET_LOW_LATENCY];
+
+    delta.ms = MAX(now - pol->window_start, 1);
+    delta.frames = cur.frames - pol->base.frames;
+    delta.bytes = cur.bytes - pol->base.bytes;
+    delta.polls_busy = cur.polls_busy - pol->base.polls_busy;
+    delta.polls_full = cur.polls_full - pol->base.polls_full;
+    delta.blocks_full = cur.blocks_full - pol->base.blocks_full;
+    delta.ll_drops = cur.ll_drops - pol->base.ll_drops;
+
+    pol->base = cur;
+    pol->window_start = now;
+    return delta;
+}
+
+/* True if window 'w' in low-latency mode calls for the throughput ring. */
+static bool
+ll_is_busy(const struct tpacket_window *w)
+{
+    if (w->ll_drops) {
+        /* The ring overflowed. */
+        return true;
+    }
+    if (w->polls_busy >= TPACKET_MIN_BUSY_POLLS
+        && 2 * w->polls_full >= w->polls_busy) {
+        /* The PMD falls behind: most polls leave frames in the ring. */
+        return true;
+    }
+    /* Throughput blocks would fill quickly. */
+    return w->bytes >= (uint64_t) TPACKET_BUSY_BYTES_PER_MS * w->ms;
+}
+
+/* True if window 'w' in throughput mode allows the low-latency ring. */
+static bool
+tp_is_quiet(const struct tpacket_policy *pol, const struct tpacket_window *w)
+{
+    uint64_t quiet = MAX(TPACKET_QUIET_FRAMES_PER_MS,
+                         pol->busy_frames_per_ms / 2);
+
+    return (!w->blocks_full
+            && w->frames < quiet * w->ms
+            && 4 * w->bytes < (uint64_t) TPACKET_BUSY_BYTES_PER_MS * w->ms);
+}
+
+/* Steers 'rxq' to 'mode', judged by window 'w'.  Sleeps for an RCU grace
+ * period. */
+static void
+rxq_switch(struct netdev_rxq_tpacket *rxq, int mode,
+           const struct tpacket_window *w)
+{
+    static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(1, 5);
+    struct tpacket_policy *pol = &rxq->policy;
+    long long now;
+    int error;
+
+    error = set_steering(rxq->fds[TPACKET_LOW_LATENCY], mode);
+    if (error) {
+        rxq->steer_error = error;
+        VLOG_WARN_RL(&rl, "%s: cannot steer to the %s ring (%s)",
+                     rxq->up.netdev->name, tpacket_mode_names[mode],
+                     strerror(error));
+        return;
+    }
+    /* The kernel waited for a grace period before returning, so every
+     * frame the old program steered is in the old ring.  Pairs with the
+     * acquire load in netdev_tpacket_rxq_recv(). */
+    __atomic_store_n(&rxq->steer, mode, __ATOMIC_RELEASE);
+
+    now = time_msec();
+    if (mode == TPACKET_THROUGHPUT) {
+        pol->busy_frames_per_ms = w->frames / w->ms;
+    }
+    pol->hold_ms = (now - pol->last_switch < 4 * pol->hold_ms
+                    ? MIN(2 * pol->hold_ms, TPACKET_HOLD_MAX_MS)
+                    : TPACKET_HOLD_MIN_MS);
+    pol->last_switch = now;
+    pol->quiet_since = now;
+    /* The next window starts now: the grace period and the drain are no
+     * sample of the new mode. */
+    take_window(rxq, now);
+    rxq->n_switches[mode]++;
+    VLOG_DBG("%s: rx queue %d: %s mode (%llu frames, %llu bytes in %lld "
+             "ms), next switch in %d ms at the earliest",
+             rxq->up.netdev->name, rxq->up.qid, tpacket_mode_names[mode],
+             (unsigned long long) w->frames, (unsigned long long) w->bytes,
+             w->ms, pol->hold_ms);
+}
+
+/* Judges the current window of 'rxq', if it is over, and switches mode if
+ * the load calls for it. */
+static void
+run_policy(struct netdev_rxq_tpacket *rxq, long long now)
+{
+    struct tpacket_policy *pol = &rxq->policy;
+    int steer = rxq->steer;
+    struct tpacket_window w;
+    bool go;
+
+    if (now - pol->window_start < (steer == TPACKET_LOW_LATENCY
+                                   ? TPACKET_LL_WINDOW_MS
+                                   : MAX(TPACKET_TP_WINDOW_MIN_MS,
+                                         4 * rxq->timeout_ms))) {
+        return;
+    }
+    w = take_window(rxq, now);
+    if (steer == TPACKET_THROUGHPUT && !tp_is_quiet(pol, &w)) {
+        pol->quiet_since = now;
+    }
+    if (rxq->forced != TPACKET_AUTO
+        || now - pol->last_switch < pol->hold_ms
+        /* The PMD is still draining after the last switch.  Nothing else
+         * is read through 'pmd_mode', so relaxed is enough. */
+        || __atomic_load_n(&rxq->pmd_mode, __ATOMIC_RELAXED) != steer) {
+        return;
+    }
+    if (steer == TPACKET_LOW_LATENCY) {
+        go = ll_is_busy(&w);
+    } else {
+        /* Quiet for longer than TCP waits for the tail of its window to
+         * leave a block at the timeout. */
+        go = now - pol->quiet_since >= MAX(TPACKET_QUIET_MIN_MS,
+                                           8 * rxq->timeout_ms);
+    }
+    if (go) {
+        rxq_switch(rxq, !steer, &w);
+    }
+}
+
+static void
+netdev_tpacket_run(struct netdev *netdev)
+{
+    struct netdev_tpacket *dev = netdev_tpacket_cast(netdev);
+    long long now = time_msec();
+
+    for (int i = 0; i < netdev->n_rxq; i++) {
+        struct netdev_rxq_tpacket *rxq
+            = netdev_rxq_tpacket_cast(netdev->rxqs[i]);
+
+        accumulate_drops(rxq);
+        run_policy(rxq, now);
+    }
+    update_link_error(dev);
+}
+
+/* Appends printf-style text to the 'size'-byte string 'buf' that already
+ * holds '*len' bytes, truncating at the end. */
+static void PRINTF_FORMAT(4, 5)
+status_printf(char *buf, size_t size, size_t *len, const char *format, ...)
+{
+    va_list args;
+    int n;
+
+    if (*len >= size) {
+        return;
+    }
+    va_start(args, format);
+    n = vsnprintf(buf + *len, size - *len, format, args);
+    va_end(args);
+    if (n > 0) {
+        *len = MIN(*len + n, size);
+    }
+}
+
+static void
+netdev_tpacket_get_status(const struct netdev *netdev, char *buf,
+                          size_t size)
+{
+    size_t len = 0;
+
+    if (size) {
+        buf[0] = '\0';
+    }
+    for (int i = 0; i < netdev->n_rxq; i++) {
+        struct netdev_rxq_tpacket *rxq
+            = netdev_rxq_tpacket_cast(netdev->rxqs[i]);
+        int mode = __atomic_load_n(&rxq->pmd_mode, __ATOMIC_RELAXED);
+        int steer = __atomic_load_n(&rxq->steer, __ATOMIC_RELAXED);
+
+        status_printf(buf, size, &len, "tpacket rx queue %d: mode=%s%s%s "
+                      "(%s), switches to low-latency=%llu to throughput=%llu"
+                      ", hold %d ms\n",
+                      i, tpacket_mode_names[mode],
+                      steer != mode ? " switching to " : "",
+                      steer != mode ? tpacket_mode_names[steer] : "",
+                      (rxq->forced == TPACKET_AUTO ? "auto" : "pinned"),
+                      (unsigned long long)
+                      rxq->n_switches[TPACKET_LOW_LATENCY],
+                      (unsigned long long)
+                      rxq->n_switches[TPACKET_THROUGHPUT],
+                      rxq->policy.hold_ms);
+        status_printf(buf, size, &len, "  frames: low-latency=%llu "
+                      "throughput=%llu; blocks: full=%llu timeout=%llu\n",
+                      (unsigned long long) netdev_counter_read(
+                          &rxq->rx.frames[TPACKET_LOW_LATENCY]),
+                      (unsigned long long) netdev_counter_read(
+                          &rxq->rx.frames[TPACKET_THROUGHPUT]),
+                      (unsigned long long) netdev_counter_read(
+                          &rxq->rx.blocks_full),
+                      (unsigned long long) netdev_counter_read(
+                          &rxq->rx.blocks_timeout));
+        status_printf(buf, size, &len, "  kernel drops: low-latency=%llu "
+                      "throughput=%llu; losing=%llu; outgoing skipped=%llu\n",
+                      (unsigned long long) rxq->drops[TPACKET_LOW_LATENCY],
+                      (unsigned long long) rxq->drops[TPACKET_THROUGHPUT],
+                      (unsigned long long) netdev_counter_read(
+                          &rxq->rx.losing),
+                      (unsigned long long) netdev_counter_read(
+                          &rxq->rx.outgoing));
+        status_printf(buf, size, &len, "  low-latency ring: TPACKET_V2, %u "
+                      "slots of %u bytes in %u blocks of %u KB\n",
+                      rxq->ll.n_slots, (unsigned) TPACKET_LL_SLOT_SIZE,
+                      (unsigned) TPACKET_LL_N_BLOCKS,
+                      (unsigned) TPACKET_LL_BLOCK_SIZE / 1024);
+        status_printf(buf, size, &len, "  throughput ring: TPACKET_V3, %u "
+                      "blocks of %u KB, block timeout %d ms\n",
+                      rxq->tp.n_blocks,
+                      (unsigned) TPACKET_TP_BLOCK_SIZE / 1024,
+                      rxq->timeout_ms);
+        status_printf(buf, size, &len, "  fanout group %d (cbpf%s); "
+                      "last steering error: %s\n", rxq->fanout_id,
+                      (rxq->fanout_ignores_outgoing
+                       ? ", kernel ignores outgoing" : ""),
+                      rxq->steer_error ? strerror(rxq->steer_error) : "none");
+    }
+}
+
+const struct netdev_class netdev_tpacket_class = {
+    .type = "tpacket",
+    .alloc = netdev_tpacket_alloc,
+    .construct = netdev_tpacket_construct,
+    .destruct = netdev_tpacket_destruct,
+    .dealloc = netdev_tpacket_dealloc,
+    .rxq_alloc = netdev_tpacket_rxq_alloc,
+    .rxq_construct = netdev_tpacket_rxq_construct,
+    .rxq_destruct = netdev_tpacket_rxq_destruct,
+    .rxq_dealloc = netdev_tpacket_rxq_dealloc,
+    .rxq_recv = netdev_tpacket_rxq_recv,
+    .send = netdev_tpacket_send,
+    .get_stats = netdev_tpacket_get_stats,
+    .health = netdev_tpacket_health,
+    .run = netdev_tpacket_run,
+    .get_status = netdev_tpacket_get_status,
+};
+
+#endif /* HAVE_TPACKET_V3 */

@@ -1,0 +1,161 @@
+/*
+ * Copyright (c) 2026 The pmdswitch authors.  SPDX-License-Identifier: Apache-2.0
+ *
+ * The slow path.  A packet that misses every datapath cache is translated
+ * here: upcall_xlate() decides what to do with it and returns datapath
+ * actions plus a megaflow mask, the bits of the flow the decision depended
+ * on.  The PMD installs key & mask -> actions in its caches, so every later
+ * packet that agrees with this one on those bits takes the same actions
+ * without an upcall.  A mask that is too narrow forwards packets wrongly; a
+ * mask that is too wide costs cache entries and upcalls.
+ *
+ * Translation reads flow fields only through helpers that also set the
+ * field's bits in the mask, so the mask stays exact as stages are added.
+ * Today the only stage is NORMAL, a VLAN-aware learning bridge: every port
+ * is a trunk that carries all VLANs, the VLAN of a packet is the VID of its
+ * outer tag (0 if untagged or priority-tagged), and MACs are learned per
+ * VLAN.  A priority-ordered rule table will run before NORMAL, and per-port
+ * VLAN modes (access tag, trunk list) will replace the "all trunks" rule in
+ * the input-VLAN and output helpers.
+ *
+ * 'struct ofproto' is the slow-path state of one bridge: its ports and its
+ * MAC learning table.
+ *
+ * Threads: the control thread creates and destroys an ofproto, adds and
+ * removes ports and calls ofproto_run().  Any thread may translate.  The
+ * port set is an immutable snapshot published with RCU (liburcu QSBR): the
+ * translating threads must be registered RCU readers that are online, or
+ * the only thread using the ofproto.  MAC learning takes the learning
+ * table's mutex (mac-learning.h); nothing else in a translation locks.
+ */
+#ifndef UPCALL_H
+#define UPCALL_H 1
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdbool.h>
+#include "flow.h"
+#include "miniflow.h"
+
+struct mac_learning;
+
+/* The most ports a bridge may have (the datapath's port numbers are
+ * 0..DP_MAX_PORTS - 1, also 256). */
+#define OFPROTO_MAX_PORTS 256
+
+/* Longest port name, including the terminating NUL. */
+#define OFPROTO_PORT_NAME_SIZE 32
+
+/* The most actions one translation may produce.  A flood emits one output
+ * per bridge port but the input port, so OFPROTO_MAX_PORTS is enough for
+ * NORMAL; the rule table may need more and fails the translation with
+ * E2BIG when it does not fit. */
+#define UPCALL_MAX_ACTIONS 256
+BUILD_ASSERT_DECL(UPCALL_MAX_ACTIONS >= OFPROTO_MAX_PORTS);
+
+/* Bytes of the decision trace, newline-separated lines.  A longer trace is
+ * cut at a line boundary and ends with "...". */
+#define UPCALL_TRACE_SIZE 1024
+
+/* The result of a translation. */
+struct xlate_out {
+    uint32_t n_actions;         /* 0 means drop. */
+    struct dp_action actions[UPCALL_MAX_ACTIONS];
+
+    /* The megaflow mask: 1-bits are the bits of the flow the decision
+     * consulted.  Padding is zero. */
+    struct flow mask;
+
+    /* Only upcall_xlate_trace() fills these; otherwise empty. */
+    size_t trace_len;
+    char trace[UPCALL_TRACE_SIZE];
+};
+
+/* Creates the slow path of bridge 'name', with no ports and an empty MAC
+ * table whose entries age out after 'mac_aging_sec' seconds (0 means the
+ * default, 300).  Control thread. */
+struct ofproto *ofproto_create(const char *name, unsigned int mac_aging_sec);
+
+/* Frees 'ofproto'.  Accepts NULL.  No thread may be translating with it and
+ * no RCU reader may still hold its port snapshot: the PMDs that used it
+ * have stopped, or have gone through a quiescent state since they last
+ * used it. */
+void ofproto_destroy(struct ofproto *);
+
+const char *ofproto_name(const struct ofproto *);
+
+/* The bridge's MAC table, for fdb/show, fdb/flush and settings.  Owned by
+ * 'ofproto'. */
+struct mac_learning *ofproto_mac_learning(struct ofproto *);
+
+/* Adds port 'port_no' named 'name' to the bridge.  Returns 0, EEXIST if the
+ * number is taken, ENOSPC if the bridge has OFPROTO_MAX_PORTS ports, or
+ * EINVAL if 'name' is empty or longer than OFPROTO_PORT_NAME_SIZE - 1.
+ * Changes ofproto_generation().  Control thread; waits for an RCU grace
+ * period, so it must not run inside an RCU read-side section (a registered
+ * caller is put offline meanwhile). */
+int ofproto_port_add(struct ofproto *, uint16_t port_no, const char *name);
+
+/* Removes port 'port_no' and forgets the MACs learned on it.  Returns 0 or
+ * ENOENT.  Once it returns, no translation outputs to the port or learns on
+ * it any more.  Changes ofproto_generation().  Same thread rules as
+ * ofproto_port_add(). */
+int ofproto_port_del(struct ofproto *, uint16_t port_no);
+
+/* Number of ports, and whether 'port_no' is one.  Any thread (RCU reader). */
+size_t ofproto_n_ports(const struct ofproto *);
+bool ofproto_has_port(const struct ofproto *, uint16_t port_no);
+
+/* Copies the name of port 'port_no' into 'name' (OFPROTO_PORT_NAME_SIZE
+ * bytes).  Returns false, leaving 'name' empty, if there is no such port.
+ * Any thread (RCU reader). */
+bool ofproto_port_name(const struct ofproto *, uint16_t port_no,
+                       char name[OFPROTO_PORT_NAME_SIZE]);
+
+/* A counter that changes whenever a translation could decide differently:
+ * a MAC learned, moved, aged out, evicted or flushed, or a port added or
+ * removed.  Lock-free, any thread.  A thread that caches translations
+ * reads it before it translates or revalidates; when a later read returns
+ * a different value it revalidates its cached flows. */
+uint64_t ofproto_generation(const struct ofproto *);
+
+/* Periodic work (MAC aging) as of 'now' (msec, monotonic).  Control thread,
+ * about once a second. */
+void ofproto_run(struct ofproto *, long long now);
+
+/* Keeps alive the MAC table entry of the source of 'flow' (dl_src on its
+ * VLAN and in_port) while a cached flow forwards its traffic without
+ * upcalls.  Only refreshes an entry that is live and points to in_port
+ * (see mac_learning_refresh()).  Takes the MAC table mutex: call it once
+ * per flow that saw traffic, from periodic flow maintenance at least once
+ * per aging period, never per packet.  Any thread. */
+void ofproto_mac_refresh(struct ofproto *, const struct flow *flow,
+                         long long now);
+
+/* Translates a packet whose expanded key is 'flow' (flow->in_port is its
+ * input port) as of time 'now' (msec, monotonic).  If 'learn', updates the
+ * MAC table from the packet's source.  Fills 'out' (the trace stays empty)
+ * and returns 0, or returns a positive errno (E2BIG: too many actions)
+ * with out->n_actions == 0; the caller drops the packet and counts a
+ * failed upcall.  Any thread, as an RCU reader (see the top of this
+ * file). */
+int upcall_xlate(struct ofproto *, const struct flow *flow, bool learn,
+                 long long now, struct xlate_out *out);
+
+/* Same as upcall_xlate(), and also writes a human-readable account of the
+ * decision into out->trace, for ofproto/trace. */
+int upcall_xlate_trace(struct ofproto *, const struct flow *flow, bool learn,
+                       long long now, struct xlate_out *out);
+
+/* Re-translates, without learning, a cached flow whose masked key is
+ * 'masked_flow' and whose mask is 'mask', and returns true if the flow is
+ * still correct: the decision is 'actions' ('n_actions' of them) and the
+ * new translation consulted no bit outside 'mask' (a wider decision would
+ * no longer hold for every packet the flow matches).  Any thread, as an
+ * RCU reader. */
+bool upcall_revalidate(struct ofproto *, const struct flow *masked_flow,
+                       const struct flow *mask,
+                       const struct dp_action *actions, uint32_t n_actions,
+                       long long now);
+
+#endif /* upcall.h */

@@ -1,0 +1,57 @@
+# Unit tests: one program per module, run by `make check` without root.
+# Programs that need root (netdev) exit 77 (skipped) without it.
+UNIT_TESTS = \
+	tests/test-config \
+	tests/test-coverage \
+	tests/test-dpcls \
+	tests/test-emc \
+	tests/test-flow \
+	tests/test-hash \
+	tests/test-mac-learning \
+	tests/test-miniflow \
+	tests/test-netdev \
+	tests/test-pipeline \
+	tests/test-smc \
+	tests/test-upcall \
+	tests/test-vlog
+if HAVE_TPACKET_V3
+UNIT_TESTS += tests/test-netdev-tpacket
+endif
+
+check_PROGRAMS += $(UNIT_TESTS)
+TESTS += $(UNIT_TESTS)
+
+tests_test_config_SOURCES = tests/test-config.c
+tests_test_config_LDADD = $(PMD_LIBS)
+tests_test_coverage_SOURCES = tests/test-coverage.c
+tests_test_coverage_LDADD = $(PMD_LIBS)
+tests_test_dpcls_SOURCES = tests/test-dpcls.c
+tests_test_dpcls_LDADD = $(PMD_LIBS)
+tests_test_emc_SOURCES = tests/test-emc.c
+tests_test_emc_LDADD = $(PMD_LIBS)
+tests_test_flow_SOURCES = tests/test-flow.c
+tests_test_flow_LDADD = $(PMD_LIBS)
+tests_test_hash_SOURCES = tests/test-hash.c
+tests_test_hash_LDADD = $(PMD_LIBS)
+tests_test_mac_learning_SOURCES = tests/test-mac-learning.c
+tests_test_mac_learning_LDADD = $(PMD_LIBS)
+tests_test_miniflow_SOURCES = tests/test-miniflow.c
+tests_test_miniflow_LDADD = $(PMD_LIBS)
+tests_test_netdev_SOURCES = tests/test-netdev.c
+tests_test_netdev_LDADD = $(PMD_LIBS)
+tests_test_netdev_tpacket_SOURCES = tests/test-netdev-tpacket.c
+tests_test_netdev_tpacket_LDADD = $(PMD_LIBS)
+tests_test_pipeline_SOURCES = tests/test-pipeline.c
+tests_test_pipeline_LDADD = $(PMD_LIBS)
+tests_test_smc_SOURCES = tests/test-smc.c
+tests_test_smc_LDADD = $(PMD_LIBS)
+tests_test_upcall_SOURCES = tests/test-upcall.c
+tests_test_upcall_LDADD = $(PMD_LIBS)
+tests_test_vlog_SOURCES = tests/test-vlog.c
+tests_test_vlog_LDADD = $(PMD_LIBS)
+
+# System tests: the real daemon in network namespaces (root).
+EXTRA_DIST += tests/system tests/run-all.sh
+system-check: all
+	$(srcdir)/tests/system/run.sh
+.PHONY: system-check

@@ -1,0 +1,737 @@
+# Copyright (c) 2026 The pmdswitch authors.  SPDX-License-Identifier: Apache-2.0
+#
+# Shared helpers for the pmdswitch system tests (tests/system/test-*.sh) and
+# the benchmark (bench/run-bench.sh).  A test sources this file, calls
+# ps_setup with its own name prefix, builds namespaces and veth pairs with
+# ps_add_ns and ps_add_veth_to_ns, writes a config with ps_write_config,
+# starts and stops the daemon with ps_start_daemon and ps_stop_daemon, and
+# reads the counters the daemon logs on exit with ps_stat.
+#
+# Everything a helper creates (namespaces, root-namespace interfaces,
+# background processes, temporary directories) is recorded, in memory and
+# in the file "$PS_LOG_DIR/created", before it is created.  A trap on EXIT,
+# INT and TERM undoes all of it, so a test leaves nothing behind however it
+# ends; tests/system/run.sh replays the same file if a test had to be
+# killed outright.  Processes are only ever signalled by recorded PID, and
+# only while their start time still matches the recorded one.
+#
+# Environment:
+#   PMDSWITCH_BUILD  build tree holding vswitchd/pmdswitchd (default: the
+#                    source tree this file lives in).
+#   PS_TPACKET       "true" or "false": the use-tpacket-v3 mode under test.
+#   PS_LOG_DIR       directory for this test's logs (default:
+#                    tests/system/logs/TEST-MODE).
+#   PS_PMD_MASK      pmd-cpu-mask written to configs (default "0x2").
+#   PS_DAEMON_ARGS   extra daemon arguments, split on spaces.
+#
+# Exit status convention: 0 pass, 1 fail, 77 skip.
+
+PS_LIB_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+PS_SRC_DIR=$(cd "$PS_LIB_DIR/../.." && pwd)
+PS_BUILD=${PMDSWITCH_BUILD:-$PS_SRC_DIR}
+PS_DAEMON=$PS_BUILD/vswitchd/pmdswitchd
+
+PS_PREFIX=
+PS_STATE=
+PS_DAEMON_PID=
+PS_DAEMON_LOG=
+PS_DAEMON_SEQ=0
+PS_BG_PID=
+PS_CLEANED=
+# Each element is "KIND VALUE [START_TIME]"; KIND is pid, link, ns or dir.
+PS_RECORDS=()
+# Regexes of WARN/ERR log lines that a test expects; see ps_check_log.
+PS_LOG_ALLOW=()
+
+# ---------------------------------------------------------------------------
+# Reporting.
+
+# Prints a progress line to stderr, so it lands in the test's log.
+ps_info()
+{
+    printf '%s %s\n' "$(date +%H:%M:%S.%3N)" "$*" >&2
+}
+
+# Reports a failure and exits 1; the EXIT trap cleans up.
+ps_fail()
+{
+    printf 'FAIL: %s\n' "$*" >&2
+    exit 1
+}
+
+# Reports why the test cannot run here and exits 77 (skip).
+ps_skip()
+{
+    printf 'SKIP: %s\n' "$*" >&2
+    exit 77
+}
+
+# ps_assert_eq WHAT EXPECTED ACTUAL: fails unless both are equal.
+ps_assert_eq()
+{
+    if [[ "$2" != "$3" ]]; then
+        ps_fail "$1: expected '$2', got '$3'"
+    fi
+    ps_info "ok: $1 = $3"
+}
+
+# ---------------------------------------------------------------------------
+# Preconditions.
+
+# Skips the test unless running as root.
+ps_require_root()
+{
+    if [[ $(id -u) -ne 0 ]]; then
+        ps_skip "needs root"
+    fi
+}
+
+# ps_require_cmds CMD...: skips the test unless every CMD is installed.
+ps_require_cmds()
+{
+    local cmd
+    for cmd in "$@"; do
+        if ! command -v "$cmd" >/dev/null 2>&1; then
+            ps_skip "'$cmd' is not installed"
+        fi
+    done
+}
+
+# Skips the test unless the daemon binary has been built.
+ps_require_daemon()
+{
+    if [[ ! -x "$PS_DAEMON" ]]; then
+        ps_skip "$PS_DAEMON not built (set PMDSWITCH_BUILD?)"
+    fi
+}
+
+# ---------------------------------------------------------------------------
+# Process helpers.
+
+# Prints the start time of process PID (clock ticks since boot), or nothing
+# if there is no such process.  PID plus start time identifies a process
+# even after its PID is reused.
+ps__start_time()
+{
+    local stat
+    stat=$(cat "/proc/$1/stat" 2>/dev/null) || return 0
+    # Field 22; the command name (field 2) may contain spaces, so count
+    # from the last ')'.
+    stat=${stat##*) }
+    # shellcheck disable=SC2086
+    set -- $stat
+    printf '%s' "${20}"
+}
+
+# True if process PID is gone or a zombie (exited, not yet reaped).
+ps__exited()
+{
+    local stat
+    stat=$(cat "/proc/$1/stat" 2>/dev/null) || return 0
+    stat=${stat##*) }
+    [[ ${stat:0:1} == Z ]]
+}
+
+# True if PID is still the process recorded with START.
+ps__same_process()
+{
+    [[ -n "$2" && "$(ps__start_time "$1")" == "$2" ]]
+}
+
+# ps__terminate PID START: SIGTERM, up to 3 s grace, then SIGKILL; reaps the
+# process if it is a child of this shell.
+ps__terminate()
+{
+    local pid=$1 start=$2 i
+    ps__same_process "$pid" "$start" || return 0
+    kill -TERM "$pid" 2>/dev/null || true
+    for ((i = 0; i < 30; i++)); do
+        ps__exited "$pid" && break
+        sleep 0.1
+    done
+    if ! ps__exited "$pid" && ps__same_process "$pid" "$start"; then
+        kill -KILL "$pid" 2>/dev/null || true
+    fi
+    wait "$pid" 2>/dev/null || true
+}
+
+# ---------------------------------------------------------------------------
+# Recording and cleanup.
+
+# ps__record KIND VALUE [START]: remembers an object for cleanup, in memory
+# and in $PS_STATE for run.sh's fallback cleanup.
+ps__record()
+{
+    PS_RECORDS+=("$*")
+    if [[ -n "$PS_STATE" ]]; then
+        printf '%s\n' "$*" >>"$PS_STATE"
+    fi
+}
+
+# ps_record_pid PID: adds a background process to the cleanup list.
+ps_record_pid()
+{
+    ps__record pid "$1" "$(ps__start_time "$1")"
+}
+
+# ps_record_link NAME: adds a root-namespace interface to the cleanup list.
+ps_record_link()
+{
+    ps__record link "$1"
+}
+
+# ps_record_dir PATH: adds a temporary directory to the cleanup list.
+ps_record_dir()
+{
+    ps__record dir "$1"
+}
+
+# ps_cleanup_records LINE...: undoes the recorded objects, newest first:
+# processes, then interfaces, then namespaces, then directories.  Never
+# fails.  Also used by run.sh on the lines of a killed test's state file.
+ps_cleanup_records()
+{
+    local -a lines=("$@")
+    local i k kind value start p
+    for kind in pid link ns dir; do
+        for ((i = ${#lines[@]} - 1; i >= 0; i--)); do
+            read -r k value start <<<"${lines[i]}"
+            [[ "$k" == "$kind" ]] || continue
+            case $kind in
+            pid)
+                ps__terminate "$value" "$start"
+                ;;
+            link)
+                if ip link show dev "$value" >/dev/null 2>&1; then
+                    ip link del dev "$value" 2>/dev/null || true
+                fi
+                ;;
+            ns)
+                if ip netns list | awk -v n="$value" '$1 == n { f = 1 } END { exit !f }'; then
+                    # Kill anything still running inside, then delete.
+                    for p in $(ip netns pids "$value" 2>/dev/null); do
+                        kill -KILL "$p" 2>/dev/null || true
+                    done
+                    ip netns del "$value" 2>/dev/null || true
+                fi
+                ;;
+            dir)
+                rm -rf -- "$value"
+                ;;
+            esac
+        done
+    done
+}
+
+# Undoes everything recorded so far and forgets it; the traps stay set, so
+# a script (the benchmark) can build and tear down several topologies.
+ps_teardown()
+{
+    local errexit=
+    if [[ $- == *e* ]]; then
+        errexit=1
+        set +e
+    fi
+    ps_cleanup_records "${PS_RECORDS[@]}"
+    PS_RECORDS=()
+    if [[ -n "$PS_STATE" ]]; then
+        : >"$PS_STATE"
+    fi
+    PS_DAEMON_PID=
+    if [[ -n "$errexit" ]]; then
+        set -e
+    fi
+}
+
+ps__on_exit()
+{
+    local rc=$?
+    trap - EXIT INT TERM
+    if [[ -z "$PS_CLEANED" ]]; then
+        PS_CLEANED=1
+        ps_teardown
+        ps__leftovers_check || rc=1
+    fi
+    exit "$rc"
+}
+
+ps__on_signal()
+{
+    ps_info "caught SIG$1, cleaning up"
+    trap - INT TERM
+    if [[ $1 == INT ]]; then
+        exit 130
+    fi
+    exit 143
+}
+
+# Prints the root-namespace interfaces and the namespaces whose names start
+# with $PS_PREFIX, one per line.
+ps__prefixed_objects()
+{
+    [[ -n "$PS_PREFIX" ]] || return 0
+    ip -o link show 2>/dev/null |
+        awk -F': ' -v p="$PS_PREFIX" '{ sub(/@.*/, "", $2); if (index($2, p) == 1) print "link " $2 }'
+    ip netns list 2>/dev/null |
+        awk -v p="$PS_PREFIX" '{ if (index($1, p) == 1) print "netns " $1 }'
+}
+
+# After cleanup: reports (and fails on) any object with our prefix that is
+# still there.
+ps__leftovers_check()
+{
+    local left
+    left=$(ps__prefixed_objects)
+    if [[ -n "$left" ]]; then
+        printf 'FAIL: left behind after cleanup:\n%s\n' "$left" >&2
+        return 1
+    fi
+    return 0
+}
+
+# ps_setup PREFIX: starts a test.  PREFIX (lower-case letters and digits,
+# at most 8 characters) starts the names of every namespace and
+# root-namespace interface the test creates.  Fails if objects with that
+# prefix already exist: they belong to another run, which we must not
+# disturb.  Sets PS_LOG_DIR, PS_TPACKET and PS_MODE (tpacket or mmsg) and
+# installs the cleanup traps.
+ps_setup()
+{
+    local prefix=$1 test_name
+    if [[ ! $prefix =~ ^[a-z][a-z0-9]{0,7}$ ]]; then
+        ps_fail "ps_setup: bad prefix '$prefix'"
+    fi
+    PS_PREFIX=$prefix
+    PS_TPACKET=${PS_TPACKET:-true}
+    case $PS_TPACKET in
+    true) PS_MODE=tpacket ;;
+    false) PS_MODE=mmsg ;;
+    *) ps_fail "PS_TPACKET must be true or false, not '$PS_TPACKET'" ;;
+    esac
+    export PS_TPACKET PS_MODE
+    test_name=$(basename "$0" .sh)
+    if [[ -z "${PS_LOG_DIR:-}" ]]; then
+        PS_LOG_DIR=$PS_LIB_DIR/logs/$test_name-$PS_MODE
+        rm -rf -- "$PS_LOG_DIR"
+    fi
+    mkdir -p -- "$PS_LOG_DIR"
+    PS_STATE=$PS_LOG_DIR/created
+    : >"$PS_STATE"
+
+    trap ps__on_exit EXIT
+    trap 'ps__on_signal INT' INT
+    trap 'ps__on_signal TERM' TERM
+
+    local stale
+    stale=$(ps__prefixed_objects)
+    if [[ -n "$stale" ]]; then
+        # Not ours: do not let the EXIT trap judge them.
+        PS_PREFIX=
+        ps_fail "objects with prefix '$prefix' already exist:
+$stale"
+    fi
+    ps_info "setup: prefix $PS_PREFIX, mode $PS_MODE, logs in $PS_LOG_DIR"
+}
+
+# ps__check_name KIND NAME: fails unless NAME starts with the prefix and
+# fits in an interface name (15 characters).
+ps__check_name()
+{
+    if [[ ${2:0:${#PS_PREFIX}} != "$PS_PREFIX" || ${#2} -gt 15 ]]; then
+        ps_fail "$1 name '$2' must start with '$PS_PREFIX' and be at most 15 characters"
+    fi
+}
+
+# ---------------------------------------------------------------------------
+# Topology.
+
+# ps_ns NS CMD...: runs CMD inside namespace NS.
+ps_ns()
+{
+    local ns=$1
+    shift
+    ip netns exec "$ns" "$@"
+}
+
+# ps_add_ns NAME: creates namespace NAME (prefixed) with loopback up.
+ps_add_ns()
+{
+    ps__check_name namespace "$1"
+    ps__record ns "$1"
+    ip netns add "$1"
+    ip -n "$1" link set lo up
+}
+
+# ps__switch_side_no_ipv6 IFNAME: a switch port has no address of its own
+# and must not chatter, so no IPv6 on the root-namespace end.
+ps__switch_side_no_ipv6()
+{
+    if [[ -e /proc/sys/net/ipv6/conf/$1/disable_ipv6 ]]; then
+        echo 1 >"/proc/sys/net/ipv6/conf/$1/disable_ipv6"
+    fi
+}
+
+# ps__ns_side_no_dad NS IFNAME: IPv6 inside the namespace, but without
+# duplicate address detection, so addresses are usable at once.
+ps__ns_side_no_dad()
+{
+    ip netns exec "$1" sh -c \
+        "[ ! -e /proc/sys/net/ipv6/conf/$2/accept_dad ] || echo 0 >/proc/sys/net/ipv6/conf/$2/accept_dad"
+}
+
+# ps_add_veth_to_ns NS IFNAME_IN_NS SWITCH_SIDE_IFNAME [ADDR/PREFIX]:
+# creates a veth pair whose end IFNAME_IN_NS is in namespace NS (with
+# ADDR/PREFIX if given and not "-") and whose end SWITCH_SIDE_IFNAME
+# (prefixed) stays in the root namespace, up and without IPv6.
+ps_add_veth_to_ns()
+{
+    local ns=$1 ifname=$2 sw=$3 addr=${4:--}
+    ps__check_name interface "$sw"
+    if [[ ${#ifname} -gt 15 ]]; then
+        ps_fail "interface name '$ifname' is longer than 15 characters"
+    fi
+    ps_record_link "$sw"
+    ip link add "$sw" type veth peer name "$ifname" netns "$ns"
+    ps__switch_side_no_ipv6 "$sw"
+    ps__ns_side_no_dad "$ns" "$ifname"
+    ip link set dev "$sw" up
+    ip -n "$ns" link set dev "$ifname" up
+    if [[ "$addr" != - ]]; then
+        ip -n "$ns" addr add "$addr" dev "$ifname"
+    fi
+}
+
+# ps_add_veth_between NS1 IF1 NS2 IF2: one veth pair joining two namespaces
+# directly (no switch), both ends up.  Deleted with the namespaces.
+ps_add_veth_between()
+{
+    ip link add "$2" netns "$1" type veth peer name "$4" netns "$3"
+    ps__ns_side_no_dad "$1" "$2"
+    ps__ns_side_no_dad "$3" "$4"
+    ip -n "$1" link set dev "$2" up
+    ip -n "$3" link set dev "$4" up
+}
+
+# ps_mac NS IFNAME: prints the MAC address of IFNAME in namespace NS.
+ps_mac()
+{
+    ip -n "$1" link show dev "$2" | awk '/link\/ether/ { print $2; exit }'
+}
+
+# ps_if_stat NS IFNAME COUNTER: prints a kernel interface counter such as
+# rx_packets, read inside namespace NS ("" for the root namespace).
+ps_if_stat()
+{
+    if [[ -z "$1" ]]; then
+        cat "/sys/class/net/$2/statistics/$3"
+    else
+        ip netns exec "$1" cat "/sys/class/net/$2/statistics/$3"
+    fi
+}
+
+# ps_ping_all NS COUNT DST [PING_ARG...]: pings DST from namespace NS COUNT
+# times, 0.05 s apart, giving up after 10 s; fails unless every echo got
+# its reply.
+ps_ping_all()
+{
+    local ns=$1 count=$2 dst=$3 out rx
+    shift 3
+    out=$(ip netns exec "$ns" ping -n -q -c "$count" -i 0.05 -w 10 "$@" \
+        "$dst" 2>&1) || true
+    rx=$(sed -n 's/.* \([0-9][0-9]*\) received.*/\1/p' <<<"$out")
+    if [[ "$rx" != "$count" ]]; then
+        printf '%s\n' "$out" >&2
+        ps_fail "ping $* $dst from $ns: ${rx:-0} of $count replies"
+    fi
+    ps_info "ok: ping $* $dst from $ns: $count of $count replies"
+}
+
+# ---------------------------------------------------------------------------
+# Background processes.
+
+# ps_bg NAME CMD...: runs CMD in the background with its output in
+# $PS_LOG_DIR/NAME.out, records it for cleanup and sets PS_BG_PID.  Must be
+# called in the test's own shell (not in $(...)), so that the process is
+# our child.
+ps_bg()
+{
+    local name=$1
+    shift
+    "$@" >"$PS_LOG_DIR/$name.out" 2>&1 &
+    PS_BG_PID=$!
+    ps_record_pid "$PS_BG_PID"
+}
+
+# ps_kill_bg PID: stops a process started by ps_bg (SIGTERM, then SIGKILL).
+ps_kill_bg()
+{
+    local rec pid start
+    for rec in "${PS_RECORDS[@]}"; do
+        read -r _ pid start <<<"$rec"
+        if [[ "$rec" == pid* && "$pid" == "$1" ]]; then
+            ps__terminate "$pid" "$start"
+            return 0
+        fi
+    done
+    ps_fail "ps_kill_bg: $1 was not started by ps_bg"
+}
+
+# ps_wait_until SECONDS CMD...: polls CMD every 0.1 s until it succeeds;
+# returns 1 if it still fails after SECONDS.
+ps_wait_until()
+{
+    local deadline
+    deadline=$(($(date +%s%N) + ${1%.*} * 1000000000))
+    shift
+    while ! "$@"; do
+        if (($(date +%s%N) > deadline)); then
+            return 1
+        fi
+        sleep 0.1
+    done
+    return 0
+}
+
+# ps_tcp_listening NS PORT: true if something listens on TCP PORT in NS.
+ps_tcp_listening()
+{
+    [[ -n "$(ip netns exec "$1" ss -Hltn "sport = :$2" 2>/dev/null)" ]]
+}
+
+# ps_start_iperf3_server NS ADDR: starts an iperf3 server in NS bound to
+# ADDR (port 5201) and waits until it listens.  Sets PS_BG_PID.
+ps_start_iperf3_server()
+{
+    ps_bg "iperf3-server-$1" ip netns exec "$1" iperf3 -s -B "$2"
+    if ! ps_wait_until 5 ps_tcp_listening "$1" 5201; then
+        cat "$PS_LOG_DIR/iperf3-server-$1.out" >&2
+        ps_fail "iperf3 server in $1 did not start"
+    fi
+}
+
+# ---------------------------------------------------------------------------
+# The daemon.
+
+# ps_write_config FILE TPACKET PORT=IFNAME... [+KEY=VALUE...]: writes a
+# one-bridge config (bridge "br0") with the given ports and
+# other_config use-tpacket-v3=TPACKET (true or false) and pmd-cpu-mask
+# $PS_PMD_MASK.  Each +KEY=VALUE adds an other_config entry; VALUE is taken
+# as JSON if it parses, else as a string.
+ps_write_config()
+{
+    local file=$1
+    shift
+    python3 - "$file" "${PS_PMD_MASK:-0x2}" "$@" <<'EOF'
+import json
+import sys
+
+path, mask, tpacket = sys.argv[1:4]
+if tpacket not in ("true", "false"):
+    sys.exit("ps_write_config: TPACKET must be true or false")
+other = {"use-tpacket-v3": tpacket == "true", "pmd-cpu-mask": mask}
+ports = []
+for arg in sys.argv[4:]:
+    key, sep, value = arg.partition("=")
+    if not sep:
+        sys.exit("ps_write_config: expected NAME=VALUE, got %r" % arg)
+    if key.startswith("+"):
+        try:
+            other[key[1:]] = json.loads(value)
+        except ValueError:
+            other[key[1:]] = value
+    else:
+        ports.append({"name": key, "interface": value})
+config = {"bridges": [{"name": "br0", "ports": ports}],
+          "other_config": other}
+with open(path, "w") as f:
+    json.dump(config, f, indent=2)
+    f.write("\n")
+EOF
+}
+
+# ps_start_daemon CONFIG [ARG...]: starts pmdswitchd in the background with
+# a pidfile, log file and unixctl socket of its own, and waits up to 10 s
+# for the pidfile (written once every port is open and the PMDs run).
+# Fails, showing the daemon's output, if it exits or does not get ready.
+# Sets PS_DAEMON_PID and PS_DAEMON_LOG.  Call it in the test's own shell.
+ps_start_daemon()
+{
+    local config=$1 base pidfile rundir i
+    shift
+    if [[ -n "$PS_DAEMON_PID" ]]; then
+        ps_fail "ps_start_daemon: daemon already running"
+    fi
+    PS_DAEMON_SEQ=$((PS_DAEMON_SEQ + 1))
+    base=$PS_LOG_DIR/pmdswitchd-$PS_DAEMON_SEQ
+    pidfile=$base.pid
+    PS_DAEMON_LOG=$base.log
+    # Unix socket paths are limited to 107 bytes: keep it short.
+    rundir=$(mktemp -d /tmp/pmdsw.XXXXXX)
+    ps_record_dir "$rundir"
+    rm -f -- "$pidfile" "$PS_DAEMON_LOG"
+
+    local -a extra=()
+    if [[ -n "${PS_DAEMON_ARGS:-}" ]]; then
+        read -r -a extra <<<"$PS_DAEMON_ARGS"
+    fi
+    ps_info "starting $PS_DAEMON --config $config"
+    "$PS_DAEMON" --config "$config" --pidfile="$pidfile" \
+        --log-file="$PS_DAEMON_LOG" --unixctl "$rundir/pmdswitchd.ctl" \
+        "${extra[@]}" "$@" >"$base.stderr" 2>&1 &
+    PS_DAEMON_PID=$!
+    ps_record_pid "$PS_DAEMON_PID"
+
+    for ((i = 0; i < 100; i++)); do
+        if [[ -s "$pidfile" ]]; then
+            break
+        fi
+        if ps__exited "$PS_DAEMON_PID"; then
+            local rc=0
+            wait "$PS_DAEMON_PID" || rc=$?
+            PS_DAEMON_PID=
+            ps__show_daemon_output "$base"
+            ps_fail "pmdswitchd exited with status $rc during startup"
+        fi
+        sleep 0.1
+    done
+    if [[ ! -s "$pidfile" ]]; then
+        ps__show_daemon_output "$base"
+        ps_fail "pmdswitchd wrote no pidfile within 10 s"
+    fi
+    # The pidfile may be written but not yet complete; give it a moment.
+    local content
+    for ((i = 0; i < 10; i++)); do
+        content=$(tr -d '[:space:]' <"$pidfile")
+        [[ "$content" == "$PS_DAEMON_PID" ]] && break
+        sleep 0.05
+    done
+    ps_assert_eq "pidfile content" "$PS_DAEMON_PID" "$content"
+    ps_info "pmdswitchd ready, pid $PS_DAEMON_PID"
+}
+
+ps__show_daemon_output()
+{
+    printf -- '--- %s.stderr ---\n' "$1" >&2
+    tail -n 40 "$1.stderr" >&2 2>/dev/null || true
+    printf -- '--- %s.log (tail) ---\n' "$1" >&2
+    tail -n 40 "$1.log" >&2 2>/dev/null || true
+    printf -- '---\n' >&2
+}
+
+# ps_daemon_running: true while the daemon started by ps_start_daemon runs.
+ps_daemon_running()
+{
+    [[ -n "$PS_DAEMON_PID" ]] && ! ps__exited "$PS_DAEMON_PID"
+}
+
+# ps_stop_daemon: sends SIGTERM to the daemon, waits up to 5 s for it to
+# exit, then SIGKILLs it.  Fails unless it exited by itself with status 0.
+ps_stop_daemon()
+{
+    local pid=$PS_DAEMON_PID i rc=0 base
+    [[ -n "$pid" ]] || ps_fail "ps_stop_daemon: no daemon running"
+    base=${PS_DAEMON_LOG%.log}
+    if ps__exited "$pid"; then
+        wait "$pid" || rc=$?
+        PS_DAEMON_PID=
+        ps__show_daemon_output "$base"
+        ps_fail "pmdswitchd died before it was stopped (status $rc)"
+    fi
+    kill -TERM "$pid"
+    for ((i = 0; i < 50; i++)); do
+        ps__exited "$pid" && break
+        sleep 0.1
+    done
+    if ! ps__exited "$pid"; then
+        kill -KILL "$pid" 2>/dev/null || true
+        wait "$pid" 2>/dev/null || true
+        PS_DAEMON_PID=
+        ps__show_daemon_output "$base"
+        ps_fail "pmdswitchd did not exit within 5 s of SIGTERM"
+    fi
+    wait "$pid" || rc=$?
+    PS_DAEMON_PID=
+    if [[ $rc -ne 0 ]]; then
+        ps__show_daemon_output "$base"
+        ps_fail "pmdswitchd exited with status $rc after SIGTERM"
+    fi
+    ps_info "pmdswitchd stopped cleanly"
+}
+
+# ps_stat port NAME FIELD | ps_stat pmd FIELD: prints a counter from the
+# "stats:" lines the last daemon logged on exit: the port's value, or the
+# sum over all PMDs.  Fails if the line or the field is missing.
+ps_stat()
+{
+    local kind=$1 name field value
+    case $kind in
+    port) name=$2 field=$3 ;;
+    pmd) name='' field=$2 ;;
+    *) ps_fail "ps_stat: kind must be port or pmd" ;;
+    esac
+    [[ -n "$field" ]] || ps_fail "ps_stat: missing FIELD"
+    [[ -f "${PS_DAEMON_LOG:-}" ]] || ps_fail "ps_stat: no daemon log"
+    if ! value=$(awk -v kind="$kind" -v name="$name" -v field="$field" '
+        {
+            i = index($0, "|pmd|INFO|stats: " kind " ")
+            if (i == 0) {
+                next
+            }
+            n = split(substr($0, i + length("|pmd|INFO|stats: " kind " ")), t, " ")
+            if (kind == "port" && t[1] != name) {
+                next
+            }
+            lines++
+            for (j = 2; j <= n; j++) {
+                eq = index(t[j], "=")
+                if (substr(t[j], 1, eq - 1) == field) {
+                    v = substr(t[j], eq + 1)
+                    if (v !~ /^[0-9]+$/) {
+                        exit 2
+                    }
+                    if (kind == "port") {
+                        sum = v
+                    } else {
+                        sum += v
+                    }
+                    found++
+                }
+            }
+        }
+        END {
+            if (lines == 0 || found != lines) {
+                exit 1
+            }
+            printf "%d\n", sum
+        }' "$PS_DAEMON_LOG"); then
+        ps_fail "ps_stat: no '$field' in the 'stats: $kind $name' lines of $PS_DAEMON_LOG"
+    fi
+    printf '%s\n' "$value"
+}
+
+# ps_check_log: fails if any daemon log of this test has a WARN, ERR or
+# EMER line that matches none of the extended regexes in PS_LOG_ALLOW.
+ps_check_log()
+{
+    local bad=0 line re allowed f
+    for f in "$PS_LOG_DIR"/pmdswitchd-*.log; do
+        [[ -f "$f" ]] || continue
+        while IFS= read -r line; do
+            allowed=
+            for re in "${PS_LOG_ALLOW[@]}"; do
+                if [[ $line =~ $re ]]; then
+                    allowed=1
+                    break
+                fi
+            done
+            if [[ -z "$allowed" ]]; then
+                printf 'unexpected log line (%s): %s\n' "${f##*/}" "$line" >&2
+                bad=1
+            fi
+        done < <(grep -E '\|(WARN|ERR|EMER)\|' "$f" || true)
+    done
+    if [[ $bad -ne 0 ]]; then
+        ps_fail "daemon logged unexpected warnings or errors"
+    fi
+    ps_info "ok: daemon log has no unexpected warnings or errors"
+}

@@ -1,0 +1,807 @@
+/*
+ * Copyright (c) 2026 The pmdswitch authors.  SPDX-License-Identifier: Apache-2.0
+ *
+ * Tests for the configuration parser: the example from the design document,
+ * defaults, one exact message (with line:column) per class of error,
+ * other_config set/format, file reading, and random mutations of a valid
+ * file that must never crash and must always point at a position.
+ */
+#include <autoconf.h>
+#include "config.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "util.h"
+
+static int n_failures;
+
+static void check__(bool ok, const char *file, int line, const char *format,
+                    ...) PRINTF_FORMAT(4, 5);
+
+static void
+check__(bool ok, const char *file, int line, const char *format, ...)
+{
+    va_list args;
+
+    if (ok) {
+        return;
+    }
+    n_failures++;
+    printf("%s:%d: FAILED: ", file, line);
+    va_start(args, format);
+    vprintf(format, args);
+    va_end(args);
+    putchar('\n');
+}
+
+#define CHECK(COND, ...) check__(COND, __FILE__, __LINE__, __VA_ARGS__)
+#define CHECK_INT(A, B)                                                 \
+    CHECK((long long) (A) == (long long) (B), "%s is %lld, expected %lld", \
+          #A, (long long) (A), (long long) (B))
+#define CHECK_STR(A, B) check_str__(A, B, #A, __FILE__, __LINE__)
+
+/* Checks that strings 'a' and 'b' are equal or both NULL. */
+static void
+check_str__(const char *a, const char *b, const char *what, const char *file,
+            int line)
+{
+    check__(a && b ? !strcmp(a, b) : a == b, file, line,
+            "%s is \"%s\", expected \"%s\"", what, a ? a : "(null)",
+            b ? b : "(null)");
+}
+
+/* The example in DESIGN.md, verbatim. */
+static const char design_example[] =
+"{\n"
+"  \"bridges\": [\n"
+"    {\n"
+"      \"name\": \"br0\",\n"
+"      \"ports\": [\n"
+"        { \"name\": \"p1\", \"interface\": \"veth-a\" },\n"
+"        { \"name\": \"p2\", \"interface\": \"veth-b\", \"options\": "
+"{ \"n_rxq\": 2 } },\n"
+"        { \"name\": \"vm1\", \"interface\": \"tap-vm1\", \"type\": \"tap\", "
+"\"create\": true },\n"
+"        { \"name\": \"p3\", \"interface\": \"veth-c\", \"tag\": 10 },\n"
+"        { \"name\": \"up0\", \"type\": \"bond\", \"members\": "
+"[\"veth-d\", \"veth-e\"],\n"
+"          \"trunks\": [10, 20], \"options\": "
+"{ \"bond_mode\": \"balance-tcp\" } }\n"
+"      ],\n"
+"      \"rules\": [\n"
+"        { \"priority\": 100, \"match\": "
+"\"in_port=p1,ip,nw_dst=10.0.0.0/8\",\n"
+"          \"actions\": \"output:p2\" }\n"
+"      ]\n"
+"    }\n"
+"  ],\n"
+"  \"other_config\": {\n"
+"    \"pmd-cpu-mask\": \"0x2\",\n"
+"    \"use-tpacket-v3\": true,\n"
+"    \"emc-insert-inv-prob\": 100,\n"
+"    \"smc-enable\": true,\n"
+"    \"userspace-tso-enable\": true,\n"
+"    \"pmd-sleep-max\": 0\n"
+"  }\n"
+"}\n";
+
+static struct pmd_config *
+parse_ok(const char *text)
+{
+    struct pmd_config *config;
+    char *error = NULL;
+
+    config = config_parse_string(text, "config.json", &error);
+    CHECK(config && !error, "unexpected error: %s", error ? error : "?");
+    free(error);
+    return config;
+}
+
+static void
+test_design_example(void)
+{
+    struct pmd_config *config = parse_ok(design_example);
+    const struct config_bridge *br;
+    const struct config_port *p;
+    const struct config_other *o;
+
+    if (!config) {
+        return;
+    }
+    CHECK_INT(config->n_bridges, 1);
+    br = &config->bridges[0];
+    CHECK_STR(br->name, "br0");
+    CHECK_INT(br->n_ports, 5);
+    CHECK_INT(br->n_rules, 1);
+    if (br->n_ports != 5 || br->n_rules != 1) {
+        config_destroy(config);
+        return;
+    }
+
+    p = &br->ports[0];
+    CHECK_STR(p->name, "p1");
+    CHECK_STR(p->interface, "veth-a");
+    CHECK_INT(p->type, CONFIG_PORT_SYSTEM);
+    CHECK_INT(p->n_rxq, 1);
+    CHECK_INT(p->tag, 0);
+    CHECK_INT(p->n_trunks, 0);
+    CHECK_INT(p->n_members, 0);
+    CHECK(!p->create, "p1 create");
+    CHECK_STR(p->bond_mode, NULL);
+
+    p = &br->ports[1];
+    CHECK_STR(p->name, "p2");
+    CHECK_STR(p->interface, "veth-b");
+    CHECK_INT(p->n_rxq, 2);
+
+    p = &br->ports[2];
+    CHECK_STR(p->name, "vm1");
+    CHECK_STR(p->interface, "tap-vm1");
+    CHECK_INT(p->type, CONFIG_PORT_TAP);
+    CHECK(p->create, "vm1 create");
+
+    p = &br->ports[3];
+    CHECK_STR(p->interface, "veth-c");
+    CHECK_INT(p->tag, 10);
+
+    p = config_bridge_find_port(br, "up0");
+    CHECK(p == &br->ports[4], "find up0");
+    CHECK_INT(p->type, CONFIG_PORT_BOND);
+    CHECK_STR(p->interface, NULL);
+    CHECK_INT(p->n_members, 2);
+    if (p->n_members == 2) {
+        CHECK_STR(p->members[0], "veth-d");
+        CHECK_STR(p->members[1], "veth-e");
+    }
+    CHECK_INT(p->n_trunks, 2);
+    if (p->n_trunks == 2) {
+        CHECK_INT(p->trunks[0], 10);
+        CHECK_INT(p->trunks[1], 20);
+    }
+    CHECK_STR(p->bond_mode, "balance-tcp");
+    CHECK(!config_bridge_find_port(br, "nope"), "find nope");
+
+    CHECK_INT(br->rules[0].priority, 100);
+    CHECK_STR(br->rules[0].match, "in_port=p1,ip,nw_dst=10.0.0.0/8");
+    CHECK_STR(br->rules[0].actions, "output:p2");
+    CHECK_INT(br->rules[0].cookie, 0);
+    CHECK_INT(br->rules[0].line, 14);
+    CHECK_INT(br->rules[0].column, 9);
+
+    o = &config->other;
+    CHECK_STR(o->pmd_cpu_mask, "0x2");
+    CHECK_INT(CPU_COUNT(&o->pmd_cpus), 1);
+    CHECK(CPU_ISSET(1, &o->pmd_cpus), "CPU 1 in mask");
+    CHECK(o->use_tpacket_v3 && o->smc_enable && o->userspace_tso_enable,
+          "booleans");
+    CHECK_INT(o->emc_insert_inv_prob, 100);
+    CHECK_INT(o->pmd_sleep_max, 0);
+    CHECK(o->set[CONFIG_OTHER_PMD_CPU_MASK], "mask set");
+    CHECK(o->set[CONFIG_OTHER_PMD_SLEEP_MAX], "sleep set");
+    CHECK(!o->set[CONFIG_OTHER_TX_FLUSH_INTERVAL], "tx-flush not set");
+    CHECK(!o->set[CONFIG_OTHER_MAC_AGING_TIME], "aging not set");
+    CHECK_INT(o->tx_flush_interval, 0);
+    CHECK_INT(o->pmd_rxq_assign, CONFIG_RXQ_ASSIGN_CYCLES);
+    CHECK_INT(o->bond_rebalance_interval, 10000);
+    CHECK_INT(o->mac_aging_time, 300);
+    CHECK_INT(o->flow_idle_timeout, 10000);
+    config_destroy(config);
+}
+
+static void
+test_defaults(void)
+{
+    struct pmd_config *config;
+    const struct config_port *p;
+
+    config = parse_ok("{\"bridges\": []}");
+    if (config) {
+        CHECK_INT(config->n_bridges, 0);
+        for (int k = 0; k < CONFIG_OTHER_N_KEYS; k++) {
+            CHECK(!config->other.set[k], "key %d set", k);
+        }
+        CHECK_STR(config->other.pmd_cpu_mask, "");
+        CHECK_INT(CPU_COUNT(&config->other.pmd_cpus), 0);
+        CHECK(config->other.use_tpacket_v3, "use-tpacket-v3 default");
+        CHECK(config->other.smc_enable, "smc-enable default");
+        CHECK(config->other.userspace_tso_enable, "tso default");
+        CHECK_INT(config->other.emc_insert_inv_prob, 100);
+        CHECK_INT(config->other.pmd_sleep_max, 0);
+        CHECK_INT(config->other.tx_flush_interval, 0);
+        CHECK_INT(config->other.pmd_rxq_assign, CONFIG_RXQ_ASSIGN_CYCLES);
+        CHECK_INT(config->other.bond_rebalance_interval, 10000);
+        CHECK_INT(config->other.mac_aging_time, 300);
+        CHECK_INT(config->other.flow_idle_timeout, 10000);
+        config_destroy(config);
+    }
+
+    config = parse_ok("{\"bridges\": [{\"name\": \"br0\", \"ports\": ["
+                      "{\"name\": \"eth1\"}, {\"name\": \"b0\", \"type\": "
+                      "\"bond\", \"members\": [\"eth2\"]}], \"rules\": "
+                      "[{\"actions\": \"normal\", \"cookie\": \"0x1F\"}, "
+                      "{\"actions\": \"drop\", \"cookie\": 7}]}, "
+                      "{\"name\": \"br1\"}]}");
+    if (config && config->n_bridges == 2
+        && config->bridges[0].n_ports == 2
+        && config->bridges[0].n_rules == 2) {
+        p = &config->bridges[0].ports[0];
+        CHECK_STR(p->interface, "eth1");
+        CHECK_INT(p->type, CONFIG_PORT_SYSTEM);
+        CHECK_INT(p->n_rxq, 1);
+        CHECK(!p->create, "create default");
+        CHECK_STR(p->bond_mode, NULL);
+        p = &config->bridges[0].ports[1];
+        CHECK_STR(p->bond_mode, "active-backup");
+        CHECK_STR(p->interface, NULL);
+        CHECK_INT(config->bridges[0].rules[0].priority, 32768);
+        CHECK_STR(config->bridges[0].rules[0].match, "");
+        CHECK_INT(config->bridges[0].rules[0].cookie, 0x1f);
+        CHECK_INT(config->bridges[0].rules[1].cookie, 7);
+        CHECK_STR(config->bridges[1].name, "br1");
+        CHECK_INT(config->bridges[1].n_ports, 0);
+    } else {
+        CHECK(false, "second defaults config has the wrong shape");
+    }
+    config_destroy(config);
+}
+
+/* Every key of other_config set away from its default. */
+static void
+test_other_values(void)
+{
+    static const char text[] =
+        "{\"bridges\": [], \"other_config\": {"
+        "\"pmd-cpu-mask\": \"000A\", \"use-tpacket-v3\": false, "
+        "\"emc-insert-inv-prob\": 4294967295, \"smc-enable\": false, "
+        "\"userspace-tso-enable\": false, \"pmd-sleep-max\": 10000, "
+        "\"tx-flush-interval\": 1000000, \"pmd-rxq-assign\": "
+        "\"roundrobin\", \"bond-rebalance-interval\": 0, "
+        "\"mac-aging-time\": 15, \"flow-idle-timeout\": 3600000}}";
+    static const char expected_format[] =
+        "pmd-cpu-mask=0xa\n"
+        "use-tpacket-v3=false\n"
+        "emc-insert-inv-prob=4294967295\n"
+        "smc-enable=false\n"
+        "userspace-tso-enable=false\n"
+        "pmd-sleep-max=10000\n"
+        "tx-flush-interval=1000000\n"
+        "pmd-rxq-assign=roundrobin\n"
+        "bond-rebalance-interval=0\n"
+        "mac-aging-time=15\n"
+        "flow-idle-timeout=3600000\n";
+    struct pmd_config *config = parse_ok(text);
+    char buf[CONFIG_OTHER_FORMAT_SIZE];
+    const struct config_other *o;
+
+    if (!config) {
+        return;
+    }
+    o = &config->other;
+    for (int k = 0; k < CONFIG_OTHER_N_KEYS; k++) {
+        CHECK(o->set[k], "key %s not marked set", config_other_key_name(k));
+    }
+    CHECK_INT(CPU_COUNT(&o->pmd_cpus), 2);
+    CHECK(CPU_ISSET(1, &o->pmd_cpus) && CPU_ISSET(3, &o->pmd_cpus),
+          "CPUs 1 and 3");
+    CHECK_INT(o->emc_insert_inv_prob, 4294967295u);
+    config_other_format(o, buf, sizeof buf);
+    CHECK_STR(buf, expected_format);
+
+    /* Truncation keeps the buffer a valid string. */
+    config_other_format(o, buf, 10);
+    CHECK_STR(buf, "pmd-cpu-m");
+    config_destroy(config);
+}
+
+struct error_case {
+    const char *title;
+    const char *text;
+    const char *expected;
+};
+
+/* One line per port keeps columns easy to count: the port object starts at
+ * column 40 of line 1. */
+#define PORT1 "{\"bridges\": [{\"name\": \"br0\", \"ports\": ["
+#define END1 "]}]}"
+
+static const struct error_case error_cases[] = {
+    /* Input that is not a JSON object. */
+    { "empty file", "",
+      "config.json:1:1: the configuration is empty (expected a JSON "
+      "object)" },
+    { "blank file", "  \n\t\n",
+      "config.json:1:1: the configuration is empty (expected a JSON "
+      "object)" },
+    { "invalid JSON", "{\n  \"bridges\": [\n}\n",
+      "config.json:3:1: unexpected token near '}'" },
+    { "unexpected end of file", "{\"bridges\": []\n",
+      "config.json:2:1: '}' expected near end of file" },
+    { "trailing garbage", "{\"bridges\": []} x",
+      "config.json:1:17: end of file expected near 'x'" },
+    { "duplicate key", "{\"bridges\": [],\n \"bridges\": []}",
+      "config.json:2:10: duplicate object key near '\"bridges\"'" },
+    { "byte order mark", "\xef\xbb\xbf{\"x\": 1}",
+      "config.json:1:2: unknown key \"x\" in the configuration (known keys: "
+      "bridges, other_config)" },
+    { "array at top", "[1]",
+      "config.json:1:1: the configuration must be a JSON object, got an "
+      "array" },
+    { "string at top", "\n  \"bridges\"",
+      "config.json:2:3: the configuration must be a JSON object, got "
+      "\"bridges\"" },
+
+    /* Unknown keys, at each level. */
+    { "unknown top-level key", "{\n  \"bridges\": [],\n  \"other\": {}\n}",
+      "config.json:3:3: unknown key \"other\" in the configuration (known "
+      "keys: bridges, other_config)" },
+    { "unknown bridge key", "{\"bridges\": [\n  {\"name\": \"br0\", "
+      "\"port\": []}\n]}",
+      "config.json:2:19: unknown key \"port\" in bridge \"br0\" (known keys: "
+      "name, ports, rules)" },
+    { "unknown port key", "{\"bridges\": [{\"name\": \"br0\", \"ports\": "
+      "[\n    {\"name\": \"p3\", \"tags\": 10}\n]}]}",
+      "config.json:2:20: unknown key \"tags\" in port \"p3\" (known keys: "
+      "name, interface, type, create, tag, trunks, members, options)" },
+    { "unknown key in unnamed port", PORT1 "{\"tags\": 10}" END1,
+      "config.json:1:41: unknown key \"tags\" in port #1 of bridge \"br0\" "
+      "(known keys: name, interface, type, create, tag, trunks, members, "
+      "options)" },
+    { "unknown options key", "{\"bridges\": [{\"name\": \"br0\", \"ports\": "
+      "[\n  {\"name\": \"p2\", \"options\": {\"n_rxqs\": 2}}\n]}]}",
+      "config.json:2:30: unknown key \"n_rxqs\" in options of port \"p2\" "
+      "(known keys: n_rxq, bond_mode)" },
+    { "unknown other_config key", "{\"bridges\": [],\n \"other_config\": "
+      "{\n   \"pmd-cpu-masks\": \"0x2\"\n }}",
+      "config.json:3:4: unknown key \"pmd-cpu-masks\" in other_config (known "
+      "keys: pmd-cpu-mask, use-tpacket-v3, emc-insert-inv-prob, smc-enable, "
+      "userspace-tso-enable, pmd-sleep-max, tx-flush-interval, "
+      "pmd-rxq-assign, bond-rebalance-interval, mac-aging-time, "
+      "flow-idle-timeout)" },
+    { "unknown rule key", "{\"bridges\": [{\"name\": \"br0\", \"rules\": "
+      "[\n  {\"priority\": 1, \"actions\": \"drop\", \"table\": 0}\n]}]}",
+      "config.json:2:38: unknown key \"table\" in rule #1 of bridge \"br0\" "
+      "(known keys: priority, match, actions, cookie)" },
+    { "unknown key with escapes", "{\"bridges\": [], \"x\\n\\u00e9\": 1}",
+      "config.json:1:17: unknown key \"x\\n\\u00E9\" in the configuration "
+      "(known keys: bridges, other_config)" },
+    { "column counts characters", "{\"bridges\": [{\"name\": \"br0\", "
+      "\"rules\": [{\"match\": \"\xc3\xa9\xc3\xa9\", \"actions\": \"x\", "
+      "\"y\": 1}]}]}",
+      "config.json:1:72: unknown key \"y\" in rule #1 of bridge \"br0\" "
+      "(known keys: priority, match, actions, cookie)" },
+
+    /* Wrong types and ranges. */
+    { "tag out of range", "{\"bridges\": [{\"name\": \"br0\", \"ports\": "
+      "[{\"name\": \"p1\",\n  \"tag\":\n    5000}]}]}",
+      "config.json:3:5: \"tag\" must be an integer from 1 to 4094, got "
+      "5000" },
+    { "tag as string", PORT1 "{\"name\": \"p1\", \"tag\": \"10\"}" END1,
+      "config.json:1:62: \"tag\" must be an integer from 1 to 4094, got "
+      "\"10\"" },
+    { "tag as real", PORT1 "{\"name\": \"p1\", \"tag\": 1.5}" END1,
+      "config.json:1:62: \"tag\" must be an integer from 1 to 4094, got "
+      "1.5" },
+    { "create as string", PORT1 "{\"name\": \"p1\", \"create\": \"yes\"}"
+      END1,
+      "config.json:1:65: \"create\" must be true or false, got \"yes\"" },
+    { "bad port type", PORT1 "{\"name\": \"p1\", \"type\": \"veth\"}" END1,
+      "config.json:1:63: \"type\" must be one of \"system\", \"tap\", "
+      "\"bond\", got \"veth\"" },
+    { "n_rxq zero", PORT1 "{\"name\": \"p1\", \"options\": {\"n_rxq\": 0}}"
+      END1,
+      "config.json:1:76: \"n_rxq\" must be an integer from 1 to 64, got 0" },
+    { "bad bond_mode", PORT1 "{\"name\": \"b\", \"type\": \"bond\", "
+      "\"members\": [\"e1\"], \"options\": {\"bond_mode\": \"slb\"}}" END1,
+      "config.json:1:114: \"bond_mode\" must be one of \"active-backup\", "
+      "\"balance-slb\", \"balance-tcp\", got \"slb\"" },
+    { "trunk out of range", PORT1 "{\"name\": \"p1\", \"trunks\": [1, "
+      "4095]}" END1,
+      "config.json:1:69: each entry of \"trunks\" must be an integer from 1 "
+      "to 4094, got 4095" },
+    { "duplicate trunk", PORT1 "{\"name\": \"p1\", \"trunks\": [7, 7]}" END1,
+      "config.json:1:69: VLAN 7 appears twice in \"trunks\"" },
+    { "trunks not array", PORT1 "{\"name\": \"p1\", \"trunks\": 7}" END1,
+      "config.json:1:65: \"trunks\" must be an array of VLAN IDs, got 7" },
+    { "bridges not array", "{\"bridges\": {}}",
+      "config.json:1:13: \"bridges\" must be an array of bridge objects, "
+      "got an object" },
+    { "ports not array", "{\"bridges\": [{\"name\": \"br0\", \"ports\": "
+      "null}]}",
+      "config.json:1:39: \"ports\" must be an array of port objects, got "
+      "null" },
+    { "port not object", PORT1 "\"p1\"" END1,
+      "config.json:1:40: each entry of \"ports\" must be an object, got "
+      "\"p1\"" },
+    { "other_config not object", "{\"bridges\": [], \"other_config\": []}",
+      "config.json:1:33: \"other_config\" must be an object, got an array" },
+    { "rule priority", "{\"bridges\": [{\"name\": \"br0\", \"rules\": "
+      "[{\"priority\": 65536, \"actions\": \"drop\"}]}]}",
+      "config.json:1:53: \"priority\" must be an integer from 0 to 65535, "
+      "got 65536" },
+    { "empty actions", "{\"bridges\": [{\"name\": \"br0\", \"rules\": "
+      "[{\"actions\": \"\"}]}]}",
+      "config.json:1:52: \"actions\" must be a non-empty string, got \"\"" },
+    { "bad cookie", "{\"bridges\": [{\"name\": \"br0\", \"rules\": "
+      "[{\"actions\": \"drop\", \"cookie\": \"12\"}]}]}",
+      "config.json:1:70: \"cookie\" must be a non-negative integer or a "
+      "hexadecimal string such as \"0x1f\", got \"12\"" },
+    { "long value is cut", "{\"bridges\": [{\"name\": "
+      "\"0123456789012345678901234567890123456789012345678901234567890123"
+      "456789\"}]}",
+      "config.json:1:23: \"name\" must be a name of 1 to 15 letters, "
+      "digits, '-', '_' or '.', got "
+      "\"012345678901234567890123456789012345678901234567890123456789..." },
+
+    /* Names. */
+    { "missing port name", PORT1 "{\"interface\": \"eth0\"}" END1,
+      "config.json:1:40: port #1 of bridge \"br0\" is missing required key "
+      "\"name\"" },
+    { "missing bridge name", "{\"bridges\": [{\"ports\": []}]}",
+      "config.json:1:14: bridge #1 is missing required key \"name\"" },
+    { "missing bridges", "{}",
+      "config.json:1:1: the configuration is missing required key "
+      "\"bridges\"" },
+    { "missing actions", "{\"bridges\": [{\"name\": \"br0\", \"rules\": "
+      "[{\"priority\": 5}]}]}",
+      "config.json:1:40: rule #1 of bridge \"br0\" is missing required key "
+      "\"actions\"" },
+    { "bridge name too long", "{\"bridges\": [{\"name\": "
+      "\"br0123456789abcd\"}]}",
+      "config.json:1:23: \"name\" must be a name of 1 to 15 letters, "
+      "digits, '-', '_' or '.', got \"br0123456789abcd\"" },
+    { "port name with comma", PORT1 "{\"name\": \"p,1\"}" END1,
+      "config.json:1:49: \"name\" must be a name of 1 to 63 letters, "
+      "digits, '-', '_' or '.', got \"p,1\"" },
+    { "bad interface name", PORT1 "{\"name\": \"p1\", \"interface\": "
+      "\"a/b\"}" END1,
+      "config.json:1:68: \"interface\" must be an interface name of 1 to 15 "
+      "characters without '/', ':' or blanks, got \"a/b\"" },
+    { "port name not an interface name", PORT1 "{\"name\": "
+      "\"abcdefghijklmnop\"}" END1,
+      "config.json:1:49: port name \"abcdefghijklmnop\" is not a valid "
+      "interface name; set \"interface\" to the kernel interface" },
+    { "duplicate port name", "{\"bridges\": [{\"name\": \"br0\", \"ports\": "
+      "[\n  {\"name\": \"p1\", \"interface\": \"veth-a\"},\n  {\"name\": "
+      "\"p1\", \"interface\": \"veth-b\"}\n]}]}",
+      "config.json:3:12: duplicate port name \"p1\" (first defined at "
+      "2:12)" },
+    { "duplicate port name across bridges", "{\"bridges\": [\n"
+      "{\"name\": \"br0\", \"ports\": [{\"name\": \"p1\"}]},\n"
+      "{\"name\": \"br1\", \"ports\": [{\"name\": \"p1\"}]}]}",
+      "config.json:3:36: duplicate port name \"p1\" (first defined at "
+      "2:36)" },
+    { "duplicate bridge name", "{\"bridges\": [{\"name\": \"br0\"},\n"
+      "{\"name\": \"br0\"}]}",
+      "config.json:2:10: duplicate bridge name \"br0\" (first defined at "
+      "1:23)" },
+    { "duplicate interface", "{\"bridges\": [{\"name\": \"br0\", \"ports\": "
+      "[\n  {\"name\": \"p1\", \"interface\": \"veth-a\"},\n  {\"name\": "
+      "\"p2\", \"interface\": \"veth-a\"}\n]}]}",
+      "config.json:3:31: interface \"veth-a\" is already used by port \"p1\" "
+      "(at 2:31)" },
+    { "duplicate default interface", "{\"bridges\": [{\"name\": \"br0\", "
+      "\"ports\": [\n  {\"name\": \"eth0\"},\n  {\"name\": \"p2\", "
+      "\"interface\": \"eth0\"}\n]}]}",
+      "config.json:3:31: interface \"eth0\" is already used by port \"eth0\" "
+      "(at 2:12)" },
+    { "bond member used by a port", "{\"bridges\": [{\"name\": \"br0\", "
+      "\"ports\": [\n  {\"name\": \"eth0\"},\n  {\"name\": \"b0\", \"type\": "
+      "\"bond\", \"members\": [\"eth1\", \"eth0\"]}\n]}]}",
+      "config.json:3:54: interface \"eth0\" is already used by port \"eth0\" "
+      "(at 2:12)" },
+
+    /* Keys that depend on the port type. */
+    { "members on a non-bond", PORT1 "{\"name\": \"p1\", \"members\": "
+      "[\"a\", \"b\"]}" END1,
+      "config.json:1:55: \"members\" is only allowed on ports of type "
+      "\"bond\"" },
+    { "bond without members", PORT1 "{\"name\": \"b0\", \"type\": \"bond\"}"
+      END1,
+      "config.json:1:40: port \"b0\" is missing required key \"members\" "
+      "(ports of type \"bond\" need it)" },
+    { "bond with no members", PORT1 "{\"name\": \"b0\", \"type\": \"bond\", "
+      "\"members\": []}" END1,
+      "config.json:1:82: \"members\" must list 1 to 32 interfaces, got 0" },
+    { "bond_mode on a non-bond", PORT1 "{\"name\": \"p1\", \"options\": "
+      "{\"bond_mode\": \"balance-tcp\"}}" END1,
+      "config.json:1:67: \"bond_mode\" is only allowed on ports of type "
+      "\"bond\"" },
+    { "interface on a bond", PORT1 "{\"name\": \"b0\", \"type\": \"bond\", "
+      "\"interface\": \"x\", \"members\": [\"a\"]}" END1,
+      "config.json:1:71: \"interface\" is not allowed on ports of type "
+      "\"bond\"; list the member interfaces in \"members\"" },
+    { "create on a system port", PORT1 "{\"name\": \"p1\", \"create\": "
+      "true}" END1,
+      "config.json:1:55: \"create\": true is only allowed on ports of type "
+      "\"tap\"" },
+    { "tag and trunks", PORT1 "{\"name\": \"p1\", \"trunks\": [5], "
+      "\"tag\": 5}" END1,
+      "config.json:1:70: \"tag\" and \"trunks\" cannot both be set: a port "
+      "is either an access port or a trunk" },
+
+    /* other_config values. */
+    { "bad hex mask", "{\"bridges\": [], \"other_config\": "
+      "{\"pmd-cpu-mask\": \"0xg\"}}",
+      "config.json:1:50: \"pmd-cpu-mask\" must be a nonzero hexadecimal CPU "
+      "mask of at most 256 digits, such as \"0x6\", got \"0xg\"" },
+    { "zero mask", "{\"bridges\": [], \"other_config\": "
+      "{\"pmd-cpu-mask\": \"0x000\"}}",
+      "config.json:1:50: \"pmd-cpu-mask\" must be a nonzero hexadecimal CPU "
+      "mask of at most 256 digits, such as \"0x6\", got \"0x000\"" },
+    { "mask as integer", "{\"bridges\": [], \"other_config\": "
+      "{\"pmd-cpu-mask\": 2}}",
+      "config.json:1:50: \"pmd-cpu-mask\" must be a nonzero hexadecimal CPU "
+      "mask of at most 256 digits, such as \"0x6\", got 2" },
+    { "mac-aging-time too small", "{\"bridges\": [], \"other_config\": "
+      "{\"mac-aging-time\": 5}}",
+      "config.json:1:52: \"mac-aging-time\" must be an integer from 15 to "
+      "3600, got 5" },
+    { "emc-insert-inv-prob too big", "{\"bridges\": [], \"other_config\": "
+      "{\"emc-insert-inv-prob\": 4294967296}}",
+      "config.json:1:57: \"emc-insert-inv-prob\" must be an integer from 0 "
+      "to 4294967295, got 4294967296" },
+    { "pmd-sleep-max negative", "{\"bridges\": [], \"other_config\": "
+      "{\"pmd-sleep-max\": -1}}",
+      "config.json:1:51: \"pmd-sleep-max\" must be an integer from 0 to "
+      "10000, got -1" },
+    { "smc-enable as string", "{\"bridges\": [], \"other_config\": "
+      "{\"smc-enable\": \"true\"}}",
+      "config.json:1:48: \"smc-enable\" must be true or false, got "
+      "\"true\"" },
+    { "pmd-rxq-assign unknown", "{\"bridges\": [], \"other_config\": "
+      "{\"pmd-rxq-assign\": \"group\"}}",
+      "config.json:1:52: \"pmd-rxq-assign\" must be one of \"roundrobin\", "
+      "\"cycles\", got \"group\"" },
+    { "first error in document order wins", "{\"other_config\": "
+      "{\"smc-enable\": 1},\n \"bridges\": 5}",
+      "config.json:1:33: \"smc-enable\" must be true or false, got 1" },
+};
+
+static void
+test_errors(void)
+{
+    for (size_t i = 0; i < ARRAY_SIZE(error_cases); i++) {
+        const struct error_case *c = &error_cases[i];
+        struct pmd_config *config;
+        char *error = NULL;
+
+        config = config_parse_string(c->text, "config.json", &error);
+        CHECK(!config, "%s: parsed but should have failed", c->title);
+        CHECK(error && !strcmp(error, c->expected),
+              "%s:\n    got      %s\n    expected %s", c->title,
+              error ? error : "(no error)", c->expected);
+        config_destroy(config);
+        free(error);
+    }
+
+    /* A NULL 'errp' is allowed. */
+    CHECK(!config_parse_string("{", NULL, NULL), "NULL errp");
+}
+
+struct other_set_case {
+    const char *key;
+    const char *value;
+    const char *expected_error;     /* NULL: success. */
+    const char *expected_line;      /* In the format output, on success. */
+};
+
+static const struct other_set_case other_set_cases[] = {
+    { "mac-aging-time", "600", NULL, "mac-aging-time=600\n" },
+    { "mac-aging-time", " 600 ", NULL, "mac-aging-time=600\n" },
+    { "mac-aging-time", "14", "\"mac-aging-time\" must be an integer from 15 "
+      "to 3600, got 14", NULL },
+    { "mac-aging-time", "abc", "\"mac-aging-time\" must be an integer from "
+      "15 to 3600, got \"abc\"", NULL },
+    { "mac-aging-time", "[1]", "\"mac-aging-time\" must be an integer from "
+      "15 to 3600, got \"[1]\"", NULL },
+    { "smc-enable", "false", NULL, "smc-enable=false\n" },
+    { "smc-enable", "0", "\"smc-enable\" must be true or false, got 0",
+      NULL },
+    { "pmd-cpu-mask", "0X0F", NULL, "pmd-cpu-mask=0xf\n" },
+    { "pmd-cpu-mask", "ff", NULL, "pmd-cpu-mask=0xff\n" },
+    { "pmd-cpu-mask", "0x", "\"pmd-cpu-mask\" must be a nonzero hexadecimal "
+      "CPU mask of at most 256 digits, such as \"0x6\", got \"0x\"", NULL },
+    { "pmd-rxq-assign", "roundrobin", NULL, "pmd-rxq-assign=roundrobin\n" },
+    { "pmd-rxq-assign", "\"cycles\"", "\"pmd-rxq-assign\" must be one of "
+      "\"roundrobin\", \"cycles\", got \"\\\"cycles\\\"\"", NULL },
+    { "emc-insert-inv-prob", "0", NULL, "emc-insert-inv-prob=0\n" },
+    { "flow-idle-timeout", "99", "\"flow-idle-timeout\" must be an integer "
+      "from 100 to 3600000, got 99", NULL },
+    { "no-such-key", "1", "unknown key \"no-such-key\" (known keys: "
+      "pmd-cpu-mask, use-tpacket-v3, emc-insert-inv-prob, smc-enable, "
+      "userspace-tso-enable, pmd-sleep-max, tx-flush-interval, "
+      "pmd-rxq-assign, bond-rebalance-interval, mac-aging-time, "
+      "flow-idle-timeout)", NULL },
+};
+
+static void
+test_other_set(void)
+{
+    char before[CONFIG_OTHER_FORMAT_SIZE], after[CONFIG_OTHER_FORMAT_SIZE];
+    struct config_other other;
+
+    for (size_t i = 0; i < ARRAY_SIZE(other_set_cases); i++) {
+        const struct other_set_case *c = &other_set_cases[i];
+        enum config_other_key k = config_other_key_from_name(c->key);
+        char *error;
+
+        config_other_init(&other);
+        config_other_format(&other, before, sizeof before);
+        error = config_other_set(&other, c->key, c->value);
+        config_other_format(&other, after, sizeof after);
+        if (c->expected_error) {
+            CHECK(error && !strcmp(error, c->expected_error),
+                  "set %s=%s:\n    got      %s\n    expected %s", c->key,
+                  c->value, error ? error : "(success)", c->expected_error);
+            CHECK(!strcmp(before, after), "set %s=%s changed the values",
+                  c->key, c->value);
+            CHECK(k == CONFIG_OTHER_N_KEYS || !other.set[k],
+                  "set %s=%s marked the key set", c->key, c->value);
+        } else {
+            CHECK(!error, "set %s=%s: %s", c->key, c->value, error);
+            CHECK(strstr(after, c->expected_line) != NULL,
+                  "set %s=%s: \"%s\" not in:\n%s", c->key, c->value,
+                  c->expected_line, after);
+            CHECK(k < CONFIG_OTHER_N_KEYS && other.set[k],
+                  "set %s=%s did not mark the key set", c->key, c->value);
+        }
+        free(error);
+    }
+
+    /* A NULL value returns the key to its default. */
+    config_other_init(&other);
+    CHECK(!config_other_set(&other, "pmd-cpu-mask", "0x6"), "set mask");
+    CHECK_INT(CPU_COUNT(&other.pmd_cpus), 2);
+    CHECK(!config_other_set(&other, "pmd-cpu-mask", NULL), "reset mask");
+    CHECK_STR(other.pmd_cpu_mask, "");
+    CHECK_INT(CPU_COUNT(&other.pmd_cpus), 0);
+    CHECK(!other.set[CONFIG_OTHER_PMD_CPU_MASK], "mask still marked set");
+    config_other_format(&other, after, sizeof after);
+    CHECK(!strstr(after, "pmd-cpu-mask"), "unset mask is listed");
+
+    /* The widest mask fits, one more digit does not. */
+    {
+        char mask[CONFIG_CPU_MASK_MAX_DIGITS + 4];
+        char *error;
+
+        memset(mask, 'f', sizeof mask);
+        mask[CONFIG_CPU_MASK_MAX_DIGITS] = '\0';
+        error = config_other_set(&other, "pmd-cpu-mask", mask);
+        CHECK(!error, "widest mask: %s", error);
+        CHECK_INT(CPU_COUNT(&other.pmd_cpus), CPU_SETSIZE);
+        free(error);
+        mask[CONFIG_CPU_MASK_MAX_DIGITS] = 'f';
+        mask[CONFIG_CPU_MASK_MAX_DIGITS + 1] = '\0';
+        error = config_other_set(&other, "pmd-cpu-mask", mask);
+        CHECK(error != NULL, "too wide a mask was accepted");
+        free(error);
+    }
+
+    CHECK_INT(config_other_key_from_name("smc-enable"),
+              CONFIG_OTHER_SMC_ENABLE);
+    CHECK_STR(config_other_key_name(CONFIG_OTHER_FLOW_IDLE_TIMEOUT),
+              "flow-idle-timeout");
+    CHECK_STR(config_port_type_to_string(CONFIG_PORT_BOND), "bond");
+    CHECK_STR(config_rxq_assign_to_string(CONFIG_RXQ_ASSIGN_ROUNDROBIN),
+              "roundrobin");
+}
+
+static void
+test_file(void)
+{
+    char path[] = "/tmp/test-config-XXXXXX";
+    struct pmd_config *config;
+    char *error = NULL;
+    char *expected;
+    FILE *file;
+    int fd;
+
+    fd = mkstemp(path);
+    CHECK(fd >= 0, "mkstemp: %s", strerror(errno));
+    if (fd < 0) {
+        return;
+    }
+    file = fdopen(fd, "w");
+    fputs(design_example, file);
+    fclose(file);
+
+    config = config_parse_file(path, &error);
+    CHECK(config && !error, "parse %s: %s", path, error ? error : "?");
+    CHECK(config && config->n_bridges == 1, "bridges in file");
+    config_destroy(config);
+    free(error);
+
+    /* Errors name the file as given. */
+    file = fopen(path, "w");
+    fputs("{\"bridges\": [],\n \"x\": 1}\n", file);
+    fclose(file);
+    error = NULL;
+    config = config_parse_file(path, &error);
+    expected = xasprintf("%s:2:2: unknown key \"x\" in the configuration "
+                         "(known keys: bridges, other_config)", path);
+    CHECK(!config && error && !strcmp(error, expected),
+          "got %s, expected %s", error ? error : "(none)", expected);
+    free(expected);
+    free(error);
+
+    unlink(path);
+    error = NULL;
+    config = config_parse_file(path, &error);
+    expected = xasprintf("%s: cannot open: %s", path, strerror(ENOENT));
+    CHECK(!config && error && !strcmp(error, expected),
+          "got %s, expected %s", error ? error : "(none)", expected);
+    free(expected);
+    free(error);
+}
+
+/* Mutates the example at random (fixed seed).  The parser must never crash
+ * or leak, and must point every error about JSON that parses at a
+ * line:column. */
+static void
+test_mutations(void)
+{
+    static const char alphabet[] = "{}[]\":, \n0123456789-.eEtrufalsn\\u";
+    size_t len = strlen(design_example);
+    char *text = xmalloc(len + 1);
+    unsigned int seed = 12345;
+    int n_ok = 0, n_positioned = 0;
+
+    for (int iter = 0; iter < 20000; iter++) {
+        struct pmd_config *config;
+        char *error = NULL;
+        int n_edits;
+
+        memcpy(text, design_example, len + 1);
+        n_edits = 1 + rand_r(&seed) % 3;
+        for (int e = 0; e < n_edits; e++) {
+            size_t pos = rand_r(&seed) % len;
+
+            text[pos] = alphabet[rand_r(&seed) % (sizeof alphabet - 1)];
+        }
+        config = config_parse_string(text, "m.json", &error);
+        if (config) {
+            n_ok++;
+            CHECK(!error, "success with an error");
+        } else {
+            int line, column;
+
+            CHECK(error && !strncmp(error, "m.json:", 7),
+                  "mutation %d: bad error %s", iter, error ? error : "-");
+            if (error && sscanf(error, "m.json:%d:%d:", &line, &column) == 2
+                && line > 0 && column > 0) {
+                n_positioned++;
+            } else {
+                CHECK(false, "mutation %d: error without position: %s", iter,
+                      error ? error : "-");
+            }
+        }
+        config_destroy(config);
+        free(error);
+    }
+    free(text);
+    CHECK(n_ok > 0 && n_positioned > 0, "mutations: %d ok, %d errors",
+          n_ok, n_positioned);
+}
+
+int
+main(void)
+{
+    test_design_example();
+    test_defaults();
+    test_other_values();
+    test_errors();
+    test_other_set();
+    test_file();
+    test_mutations();
+
+    if (n_failures) {
+        printf("test-config: %d checks failed\n", n_failures);
+        return 1;
+    }
+    printf("test-config: all checks passed\n");
+    return 0;
+}

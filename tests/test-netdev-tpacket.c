@@ -1,0 +1,1171 @@
+/*
+ * Copyright (c) 2026 The pmdswitch authors.  SPDX-License-Identifier: Apache-2.0
+ *
+ * Tests for the "tpacket" port provider on a real veth pair: frames arrive
+ * intact whatever their size, with their VLAN tag put back and their vnet
+ * header carried; the port never receives what it sends; ring slots and
+ * blocks are handed back (100,000 frames through rings that hold far
+ * fewer); the low-latency ring delivers a lone frame although the
+ * throughput ring's block timeout is 1 s; a burst moves the port to the
+ * throughput ring and its end moves it back, without a frame lost,
+ * duplicated or reordered; the fanout member order survives a link flap;
+ * bad options are refused with a message.
+ *
+ * Needs root (exits 77 otherwise).  It makes network namespace "tpt-a" and
+ * the veth pair tpt0a (here, opened by the provider) / tpt0b (in tpt-a,
+ * where the test sends and receives on packet sockets), and removes them at
+ * exit, on a fatal signal, and before the run in case an earlier run was
+ * killed.  Test frames carry source MAC 02:54:50:54:00:01 and, except the
+ * TCP ones, EtherType 0x88b5 followed by a sequence number.
+ *
+ * No timing is asserted: deadlines only bound waits for frames that must
+ * arrive.  The latency of the low-latency ring is printed for information.
+ */
+#include <autoconf.h>
+#include "netdev.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <net/if.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <arpa/inet.h>
+#include <linux/if_ether.h>
+#include <linux/if_packet.h>
+#include <linux/virtio_net.h>
+#include "packets.h"
+#include "util.h"
+
+#define NS_NAME "tpt-a"
+#define IF_A "tpt0a"
+#define IF_B "tpt0b"
+
+#define PORT_NO 5
+#define TEST_ETHERTYPE 0x88b5       /* IEEE local experimental. */
+#define SMALL_FRAME 60
+#define MAX_FRAME 66000
+#define BURST_MAX 512
+#define WAIT_MS 2000                /* Longest wait for expected frames. */
+#define QUIET_MS 100                /* How long "nothing arrives" waits. */
+
+static const uint8_t test_src[ETH_ADDR_LEN] = { 0x02, 'T', 'P', 'T', 0, 1 };
+static const uint8_t port_mac[ETH_ADDR_LEN] = { 0x02, 'T', 'P', 0, 0, 0x0a };
+
+static const char *cur_case = "";
+static int n_failures;
+
+#define CHECK(COND, ...)                                                \
+    do {                                                                \
+        if (!(COND)) {                                                  \
+            check_failed(__LINE__, #COND, __VA_ARGS__);                 \
+        }                                                               \
+    } while (0)
+
+static void PRINTF_FORMAT(3, 4)
+check_failed(int line, const char *cond, const char *format, ...)
+{
+    va_list args;
+
+    n_failures++;
+    printf("FAIL %s (line %d, %s): ", cur_case, line, cond);
+    va_start(args, format);
+    vprintf(format, args);
+    va_end(args);
+    putchar('\n');
+    fflush(stdout);
+}
+
+/* ---- Topology. ---- */
+
+/* Runs 'argv' quietly and returns its exit status, or -1.  Only
+ * async-signal-safe calls, so that clean-up can run in a signal
+ * handler. */
+static int
+run_quiet(char *const argv[])
+{
+    int status;
+    pid_t pid;
+
+    pid = fork();
+    if (pid < 0) {
+        return -1;
+    }
+    if (!pid) {
+        int null = open("/dev/null", O_WRONLY);
+
+        if (null >= 0) {
+            dup2(null, 1);
+            dup2(null, 2);
+        }
+        execvp(argv[0], argv);
+        _exit(127);
+    }
+    while (waitpid(pid, &status, 0) < 0) {
+        if (errno != EINTR) {
+            return -1;
+        }
+    }
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+static void
+cleanup_topology(void)
+{
+    static char *const del_link[] = { "ip", "link", "del", IF_A, NULL };
+    static char *const del_ns[] = { "ip", "netns", "del", NS_NAME, NULL };
+
+    run_quiet(del_link);
+    run_quiet(del_ns);
+}
+
+static void
+fatal_signal(int sig)
+{
+    cleanup_topology();
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+/* Runs shell command 'format'; returns true if it succeeded. */
+static bool PRINTF_FORMAT(1, 2)
+shell(const char *format, ...)
+{
+    va_list args;
+    char *cmd;
+    bool ok;
+
+    va_start(args, format);
+    if (vasprintf(&cmd, format, args) < 0) {
+        va_end(args);
+        return false;
+    }
+    va_end(args);
+    ok = !system(cmd);
+    if (!ok) {
+        fprintf(stderr, "command failed: %s\n", cmd);
+    }
+    free(cmd);
+    return ok;
+}
+
+static bool
+setup_topology(void)
+{
+    static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGSEGV, SIGABRT,
+                                SIGBUS, SIGFPE };
+
+    cleanup_topology();
+    atexit(cleanup_topology);
+    for (size_t i = 0; i < ARRAY_SIZE(sigs); i++) {
+        signal(sigs[i], fatal_signal);
+    }
+
+    /* IPv6 off on both ends, no addresses: the kernel sends nothing. */
+    return (shell("ip netns add " NS_NAME)
+            && shell("ip link add " IF_A " address 02:54:50:00:00:0a "
+                     "type veth peer name " IF_B " netns " NS_NAME)
+            && shell("echo 1 > /proc/sys/net/ipv6/conf/" IF_A
+                     "/disable_ipv6")
+            && shell("ip netns exec " NS_NAME " sh -c 'echo 1 > "
+                     "/proc/sys/net/ipv6/conf/" IF_B "/disable_ipv6'")
+            && shell("ip link set " IF_A " up")
+            && shell("ip -n " NS_NAME " link set " IF_B " up"));
+}
+
+/* Opens a packet socket on IF_B inside the namespace: to receive (every
+ * protocol, its own transmissions ignored) or to send only, with
+ * PACKET_VNET_HDR if 'vnet'.  Exits on failure: nothing can be tested. */
+static int
+peer_socket(bool rx, bool vnet)
+{
+    struct sockaddr_ll sll;
+    int self, ns, fd, one = 1;
+
+    self = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
+    ns = open("/run/netns/" NS_NAME, O_RDONLY | O_CLOEXEC);
+    if (self < 0 || ns < 0 || setns(ns, CLONE_NEWNET)) {
+        ovs_fatal(errno, "cannot enter namespace " NS_NAME);
+    }
+    fd = socket(AF_PACKET, SOCK_RAW | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    if (fd < 0
+        || (vnet && setsockopt(fd, SOL_PACKET, PACKET_VNET_HDR,
+                               &one, sizeof one))
+        || (rx && setsockopt(fd, SOL_PACKET, PACKET_IGNORE_OUTGOING,
+                             &one, sizeof one))) {
+        ovs_fatal(errno, "cannot make packet socket on " IF_B);
+    }
+    memset(&sll, 0, sizeof sll);
+    sll.sll_family = AF_PACKET;
+    sll.sll_protocol = rx ? htons(ETH_P_ALL) : 0;
+    sll.sll_ifindex = if_nametoindex(IF_B);
+    if (!sll.sll_ifindex || bind(fd, (struct sockaddr *) &sll, sizeof sll)) {
+        ovs_fatal(errno, "cannot bind packet socket to " IF_B);
+    }
+    if (setns(self, CLONE_NEWNET)) {
+        ovs_fatal(errno, "cannot leave namespace " NS_NAME);
+    }
+    close(self);
+    close(ns);
+    return fd;
+}
+
+/* ---- Frames. ---- */
+
+/* Builds in 'buf' a 'size'-byte test frame with sequence number 'seq',
+ * after 'n_tags' VLAN tags from 'tags' (TPID << 16 | TCI).  Returns
+ * 'size'. */
+static size_t
+make_frame(uint8_t *buf, size_t size, uint32_t seq, const uint32_t *tags,
+           int n_tags)
+{
+    size_t ofs = 2 * ETH_ADDR_LEN;
+    uint32_t be;
+
+    memcpy(buf, port_mac, ETH_ADDR_LEN);
+    memcpy(buf + ETH_ADDR_LEN, test_src, ETH_ADDR_LEN);
+    for (int i = 0; i < n_tags; i++) {
+        be = htonl(tags[i]);
+        memcpy(buf + ofs, &be, 4);
+        ofs += 4;
+    }
+    buf[ofs++] = TEST_ETHERTYPE >> 8;
+    buf[ofs++] = TEST_ETHERTYPE & 0xff;
+    be = htonl(seq);
+    memcpy(buf + ofs, &be, 4);
+    ofs += 4;
+    for (size_t i = ofs; i < size; i++) {
+        buf[i] = (uint8_t) (seq * 7 + i);
+    }
+    return size;
+}
+
+/* Builds in 'buf' a 'size'-byte TCP/IPv4 frame, after a VLAN tag 'tag'
+ * (TPID << 16 | TCI) if nonzero, with a vnet header in '*vnet' asking for
+ * checksum offload and, if 'gso', TCP segmentation.  Returns 'size'. */
+static size_t
+make_tcp_frame(uint8_t *buf, size_t size, uint32_t tag, bool gso,
+               struct virtio_net_hdr *vnet)
+{
+    size_t l3 = ETH_HEADER_LEN + (tag ? VLAN_HEADER_LEN : 0);
+    size_t l4 = l3 + 20;
+    uint16_t tot_len = size - l3;
+    size_t ofs = 2 * ETH_ADDR_LEN;
+    uint32_t be;
+
+    memset(buf, 0, l4 + 20);
+    memcpy(buf, port_mac, ETH_ADDR_LEN);
+    memcpy(buf + ETH_ADDR_LEN, test_src, ETH_ADDR_LEN);
+    if (tag) {
+        be = htonl(tag);
+        memcpy(buf + ofs, &be, 4);
+        ofs += 4;
+    }
+    buf[ofs] = 0x08;                    /* IPv4. */
+    buf[l3] = 0x45;
+    buf[l3 + 2] = tot_len >> 8;
+    buf[l3 + 3] = tot_len & 0xff;
+    buf[l3 + 6] = 0x40;                 /* Don't fragment. */
+    buf[l3 + 8] = 64;
+    buf[l3 + 9] = 6;                    /* TCP. */
+    memcpy(buf + l3 + 12, (uint8_t[]) { 10, 0, 0, 1, 10, 0, 0, 2 }, 8);
+    buf[l4 + 1] = 100;                  /* Ports 100 -> 200. */
+    buf[l4 + 3] = 200;
+    buf[l4 + 12] = 5 << 4;
+    buf[l4 + 13] = 0x18;                /* PSH, ACK. */
+    buf[l4 + 14] = 0xff;
+    for (size_t i = l4 + 20; i < size; i++) {
+        buf[i] = (uint8_t) (i * 13);
+    }
+
+    memset(vnet, 0, sizeof *vnet);
+    vnet->flags = VIRTIO_NET_HDR_F_NEEDS_CSUM;
+    vnet->csum_start = l4;
+    vnet->csum_offset = 16;
+    if (gso) {
+        vnet->gso_type = VIRTIO_NET_HDR_GSO_TCPV4;
+        vnet->gso_size = 1448;
+        vnet->hdr_len = l4 + 20;
+    }
+    return size;
+}
+
+static bool
+is_test_frame(const uint8_t *data, size_t size)
+{
+    return (size >= ETH_HEADER_LEN
+            && !memcmp(data + ETH_ADDR_LEN, test_src, ETH_ADDR_LEN));
+}
+
+/* Returns the sequence number of test frame 'data', or -1 if it is not a
+ * well-formed one (then '*corrupt' is set if its payload is wrong). */
+static int64_t
+frame_seq(const uint8_t *data, size_t size, bool *corrupt)
+{
+    size_t ofs = 2 * ETH_ADDR_LEN;
+    uint32_t seq;
+
+    *corrupt = false;
+    while (ofs + 2 <= size
+           && ((data[ofs] == 0x81 && data[ofs + 1] == 0x00)
+               || (data[ofs] == 0x88 && data[ofs + 1] == 0xa8))) {
+        ofs += 4;
+    }
+    if (ofs + 6 > size || data[ofs] != (TEST_ETHERTYPE >> 8)
+        || data[ofs + 1] != (TEST_ETHERTYPE & 0xff)) {
+        return -1;
+    }
+    ofs += 2;
+    memcpy(&seq, data + ofs, 4);
+    seq = ntohl(seq);
+    for (size_t i = ofs + 4; i < size; i++) {
+        if (data[i] != (uint8_t) (seq * 7 + i)) {
+            *corrupt = true;
+            break;
+        }
+    }
+    return seq;
+}
+
+/* Sends 'n' frames of 'size' bytes each from 'frames' (packed) on peer
+ * socket 'fd', preceded by 'vnet' if nonnull.  Retries while the kernel
+ * queue is full.  Returns the number sent. */
+static int
+peer_send_many(int fd, const uint8_t *frames, size_t size, int n,
+               const struct virtio_net_hdr *vnet)
+{
+    static struct mmsghdr msgs[BURST_MAX];
+    static struct iovec iovs[BURST_MAX][2];
+    long long deadline = time_msec() + WAIT_MS;
+    int done = 0;
+
+    for (int i = 0; i < n; i++) {
+        int k = 0;
+
+        if (vnet) {
+            iovs[i][k].iov_base = (void *) vnet;
+            iovs[i][k++].iov_len = sizeof *vnet;
+        }
+        iovs[i][k].iov_base = (void *) (frames + i * size);
+        iovs[i][k++].iov_len = size;
+        memset(&msgs[i], 0, sizeof msgs[i]);
+        msgs[i].msg_hdr.msg_iov = iovs[i];
+        msgs[i].msg_hdr.msg_iovlen = k;
+    }
+    while (done < n && time_msec() < deadline) {
+        int ret = sendmmsg(fd, msgs + done, n - done, 0);
+
+        if (ret > 0) {
+            done += ret;
+        } else if (errno == EAGAIN || errno == ENOBUFS || errno == EINTR) {
+            usleep(100);
+        } else {
+            CHECK(false, "peer sendmmsg failed: %s", strerror(errno));
+            break;
+        }
+    }
+    CHECK(done == n, "sent only %d of %d frames", done, n);
+    return done;
+}
+
+static void
+peer_send(int fd, const uint8_t *frame, size_t size,
+          const struct virtio_net_hdr *vnet)
+{
+    peer_send_many(fd, frame, size, 1, vnet);
+}
+
+/* ---- The port. ---- */
+
+/* Opens IF_A as a tpacket port with knobs 'mode' and 'timeout_ms' (NULL:
+ * unset).  Returns the error and stores the message in '*msgp' (or frees
+ * it if 'msgp' is null). */
+static int
+open_port__(const char *mode, const char *timeout_ms, int n_rxq,
+            const char *ifname, struct netdev **ndp, char **msgp)
+{
+    struct netdev_options opts = { .n_rxq = n_rxq, .n_txq = 1 };
+    char *msg = NULL;
+    int error;
+
+    if (mode) {
+        setenv("PMDSWITCH_TPACKET_MODE", mode, 1);
+    } else {
+        unsetenv("PMDSWITCH_TPACKET_MODE");
+    }
+    if (timeout_ms) {
+        setenv("PMDSWITCH_TPACKET_BLOCK_TIMEOUT_MS", timeout_ms, 1);
+    } else {
+        unsetenv("PMDSWITCH_TPACKET_BLOCK_TIMEOUT_MS");
+    }
+    error = netdev_open(ifname, "tpacket", &opts, ndp, &msg);
+    if (msgp) {
+        *msgp = msg;
+    } else {
+        free(msg);
+    }
+    return error;
+}
+
+/* Opens IF_A or exits: the remaining cases need it. */
+static struct netdev *
+open_port(const char *mode, const char *timeout_ms)
+{
+    struct netdev *nd;
+    char *msg;
+    int error;
+
+    error = open_port__(mode, timeout_ms, 1, IF_A, &nd, &msg);
+    if (error) {
+        ovs_fatal(error, "cannot open %s: %s", IF_A, msg ? msg : "");
+    }
+    return nd;
+}
+
+/* What get_status says about rx queue 0. */
+struct port_status {
+    char mode[32];                  /* Ring the PMD reads. */
+    bool switching;                 /* The kernel steers to the other. */
+    unsigned long long to_ll, to_tp;        /* Switches into each mode. */
+    unsigned long long frames_ll, frames_tp; /* Frames via each ring. */
+    unsigned long long outgoing;    /* Own frames skipped in userspace. */
+    bool kernel_ignores_outgoing;   /* The fanout group keeps them out. */
+    unsigned int slot_size;         /* Low-latency slot size. */
+};
+
+static struct port_status
+port_status(const struct netdev *nd)
+{
+    struct port_status st;
+    char buf[4096] = "";
+    const char *p;
+
+    memset(&st, 0, sizeof st);
+    netdev_get_status(nd, buf, sizeof buf);
+    if (!(p = strstr(buf, "mode="))
+        || sscanf(p, "mode=%31[a-z-]", st.mode) != 1
+        || !(p = strstr(buf, "switches to low-latency="))
+        || sscanf(p, "switches to low-latency=%llu to throughput=%llu",
+                  &st.to_ll, &st.to_tp) != 2
+        || !(p = strstr(buf, "frames: low-latency="))
+        || sscanf(p, "frames: low-latency=%llu throughput=%llu",
+                  &st.frames_ll, &st.frames_tp) != 2
+        || !(p = strstr(buf, "outgoing skipped="))
+        || sscanf(p, "outgoing skipped=%llu", &st.outgoing) != 1
+        || !(p = strstr(buf, "slots of "))
+        || sscanf(p, "slots of %u", &st.slot_size) != 1) {
+        CHECK(false, "cannot parse status: %s", buf);
+    }
+    st.switching = strstr(buf, "switching to") != NULL;
+    st.kernel_ignores_outgoing = strstr(buf, "kernel ignores outgoing")
+                                 != NULL;
+    return st;
+}
+
+/* Frames received from the port and what the test learned of them. */
+struct rx_log {
+    int n_test;                     /* Test frames. */
+    int n_other;                    /* Frames the test did not send. */
+    int64_t last_seq;               /* Highest sequence number, or -1. */
+    int n_misordered;               /* Not above the previous one. */
+    int n_corrupt;                  /* Bad payload. */
+    int n_bad_port;                 /* Wrong in_port. */
+
+    /* The last test frame, copied. */
+    uint8_t last[MAX_FRAME];
+    uint32_t last_size;
+    uint16_t last_flags;
+    struct virtio_net_hdr last_vnet;
+
+    /* Distance between data pointers of consecutive frames in a batch. */
+    long stride;                    /* Stride being looked for, or 0. */
+    int n_pairs;                    /* Pairs seen. */
+    int n_stride;                   /* Of which 'stride' apart. */
+
+    int last_error;                 /* Last error besides EAGAIN. */
+};
+
+static void
+rx_log_init(struct rx_log *log)
+{
+    memset(log, 0, offsetof(struct rx_log, last));
+    log->last_seq = -1;
+    log->stride = 0;
+    log->n_pairs = 0;
+    log->n_stride = 0;
+    log->last_error = 0;
+}
+
+static void
+rx_log_batch(struct rx_log *log, const struct dp_batch *batch)
+{
+    const uint8_t *prev = NULL;
+    struct dp_packet *p;
+
+    DP_BATCH_FOR_EACH (i, p, batch) {
+        bool corrupt;
+        int64_t seq;
+
+        if (!is_test_frame(p->data, p->size)) {
+            log->n_other++;
+            continue;
+        }
+        log->n_test++;
+        log->n_bad_port += p->in_port != PORT_NO;
+        if (prev) {
+            log->n_pairs++;
+            log->n_stride += p->data - prev == log->stride;
+        }
+        prev = p->data;
+
+        seq = frame_seq(p->data, p->size, &corrupt);
+        log->n_corrupt += corrupt;
+        if (seq >= 0) {
+            log->n_misordered += seq <= log->last_seq;
+            log->last_seq = MAX(seq, log->last_seq);
+        }
+        memcpy(log->last, p->data, MIN(p->size, sizeof log->last));
+        log->last_size = p->size;
+        log->last_flags = p->flags;
+        log->last_vnet = p->vnet;
+    }
+}
+
+/* Polls the port once.  Returns the number of frames received. */
+static int
+poll_once(struct netdev *nd, struct rx_log *log)
+{
+    struct dp_batch batch;
+    int error;
+
+    dp_batch_init(&batch);
+    error = netdev_rxq_recv(netdev_get_rxq(nd, 0), &batch, PORT_NO);
+    if (error) {
+        CHECK(!batch.count, "recv returned %s with %u frames",
+              strerror(error), batch.count);
+        if (error != EAGAIN) {
+            log->last_error = error;
+        }
+        return 0;
+    }
+    CHECK(batch.count > 0 && batch.count <= DP_BATCH_SIZE,
+          "recv returned 0 with %u frames", batch.count);
+    rx_log_batch(log, &batch);
+    return batch.count;
+}
+
+/* Polls the port, running netdev_run() every ms as a control thread
+ * would, until 'want' test frames are in 'log' or 'timeout_ms' passed. */
+static void
+poll_until(struct netdev *nd, struct rx_log *log, int want, int timeout_ms)
+{
+    long long deadline = time_msec() + timeout_ms;
+    long long next_run = 0;
+
+    while (log->n_test < want) {
+        long long now = time_msec();
+
+        if (now >= deadline) {
+            break;
+        }
+        if (now >= next_run) {
+            netdev_run();
+            next_run = now + 1;
+        }
+        poll_once(nd, log);
+    }
+    netdev_run();
+}
+
+static struct netdev_stats
+port_stats(const struct netdev *nd)
+{
+    struct netdev_stats stats;
+
+    netdev_get_stats(nd, &stats);
+    return stats;
+}
+
+/* Polls like poll_until() until each of the 'sent' test frames has arrived
+ * or been counted as a kernel drop, or 'timeout_ms' passed. */
+static void
+poll_all(struct netdev *nd, struct rx_log *log, uint32_t sent,
+         int timeout_ms)
+{
+    long long deadline = time_msec() + timeout_ms;
+
+    for (;;) {
+        uint64_t drops = port_stats(nd).rx_ring_full;
+
+        if (log->n_test + drops >= sent || time_msec() >= deadline) {
+            break;
+        }
+        poll_until(nd, log, sent - drops, 1);
+    }
+}
+
+/* ---- Cases. ---- */
+
+static const char *const pinned_modes[] = { "low-latency", "throughput" };
+
+/* Frames of many sizes, tagged or not, with offload metadata or not,
+ * arrive byte for byte, in both rings. */
+static void
+test_frames_intact(void)
+{
+    static const struct {
+        size_t size;
+        uint32_t tags[2];
+        int n_tags;
+    } plain[] = {
+        { 60, { 0 }, 0 },
+        { 61, { 0 }, 0 },
+        { 128, { 0 }, 0 },
+        { 1000, { 0 }, 0 },
+        { 1514, { 0 }, 0 },
+        { 64, { 0x81002064 }, 1 },              /* 802.1Q, PCP 1 VID 100. */
+        { 1518, { 0x81000fff }, 1 },
+        { 68, { 0x88a8000a, 0x81000014 }, 2 },  /* 802.1ad over 802.1Q. */
+    };
+    static const struct {
+        size_t size;
+        uint32_t tag;
+        bool gso;
+    } tcp[] = {
+        { 200, 0, false },
+        { 300, 0x81000064, false },
+        { 20000, 0, true },
+        { 65000, 0, true },
+        { 30000, 0x81000064, true },
+    };
+    static uint8_t frame[MAX_FRAME];
+    static struct rx_log log;
+    int plain_fd = peer_socket(false, false);
+    int vnet_fd = peer_socket(false, true);
+
+    for (size_t m = 0; m < ARRAY_SIZE(pinned_modes); m++) {
+        struct netdev *nd = open_port(pinned_modes[m], NULL);
+        struct port_status st;
+
+        cur_case = pinned_modes[m];
+        rx_log_init(&log);
+        for (size_t i = 0; i < ARRAY_SIZE(plain); i++) {
+            size_t size = make_frame(frame, plain[i].size, i, plain[i].tags,
+                                     plain[i].n_tags);
+
+            peer_send(plain_fd, frame, size, NULL);
+            poll_until(nd, &log, i + 1, WAIT_MS);
+            CHECK(log.n_test == i + 1, "%zu-byte frame %zu did not arrive",
+                  size, i);
+            CHECK(log.last_size == size && !memcmp(log.last, frame, size),
+                  "%zu-byte frame %zu (%d tags) arrived as %u bytes, or "
+                  "changed", size, i, plain[i].n_tags, log.last_size);
+        }
+        CHECK(!log.n_bad_port, "%d frames with the wrong in_port",
+              log.n_bad_port);
+
+        for (size_t i = 0; i < ARRAY_SIZE(tcp); i++) {
+            struct virtio_net_hdr vnet;
+            int want = log.n_test + 1;
+            size_t size = make_tcp_frame(frame, tcp[i].size, tcp[i].tag,
+                                         tcp[i].gso, &vnet);
+
+            peer_send(vnet_fd, frame, size, &vnet);
+            poll_until(nd, &log, want, WAIT_MS);
+            CHECK(log.n_test == want, "%zu-byte TCP frame did not arrive",
+                  size);
+            CHECK(log.last_size == size && !memcmp(log.last, frame, size),
+                  "%zu-byte TCP frame arrived as %u bytes, or changed",
+                  size, log.last_size);
+            CHECK(log.last_flags & DP_PACKET_F_VNET,
+                  "%zu-byte TCP frame lost its vnet header", size);
+            CHECK(log.last_vnet.flags & VIRTIO_NET_HDR_F_NEEDS_CSUM
+                  && log.last_vnet.csum_start == vnet.csum_start
+                  && log.last_vnet.csum_offset == vnet.csum_offset,
+                  "%zu-byte TCP frame: csum_start %u offset %u, sent %u "
+                  "%u", size, log.last_vnet.csum_start,
+                  log.last_vnet.csum_offset, vnet.csum_start,
+                  vnet.csum_offset);
+            CHECK(log.last_vnet.gso_type == vnet.gso_type
+                  && (!tcp[i].gso
+                      || log.last_vnet.gso_size == vnet.gso_size),
+                  "%zu-byte TCP frame: gso type %u size %u, sent %u %u",
+                  size, log.last_vnet.gso_type, log.last_vnet.gso_size,
+                  vnet.gso_type, vnet.gso_size);
+        }
+
+        st = port_status(nd);
+        CHECK(!strcmp(st.mode, pinned_modes[m]), "mode %s", st.mode);
+        CHECK((m ? st.frames_tp : st.frames_ll) == (unsigned) log.n_test
+              && (m ? st.frames_ll : st.frames_tp) == 0,
+              "frames via low-latency %llu, throughput %llu, expected %d "
+              "via %s", st.frames_ll, st.frames_tp, log.n_test,
+              pinned_modes[m]);
+        CHECK(!port_stats(nd).rx_truncated, "frames truncated");
+        netdev_close(nd);
+    }
+    close(plain_fd);
+    close(vnet_fd);
+}
+
+/* What the port sends reaches the peer and never comes back in. */
+static void
+test_no_self_receive(void)
+{
+    static uint8_t frames[16][SMALL_FRAME];
+    static uint8_t buf[2048];
+    static struct rx_log log;
+    int peer_fd = peer_socket(true, false);
+
+    for (size_t m = 0; m < ARRAY_SIZE(pinned_modes); m++) {
+        struct netdev *nd = open_port(pinned_modes[m], NULL);
+        struct dp_packet packets[ARRAY_SIZE(frames)];
+        struct port_status st;
+        struct dp_batch batch;
+        long long deadline;
+        int n_peer = 0;
+
+        cur_case = pinned_modes[m];
+        dp_batch_init(&batch);
+        for (size_t i = 0; i < ARRAY_SIZE(frames); i++) {
+            make_frame(frames[i], SMALL_FRAME, 1000 + i, NULL, 0);
+            dp_packet_init(&packets[i], frames[i], SMALL_FRAME, 0);
+            dp_batch_add(&batch, &packets[i]);
+        }
+        netdev_send(nd, 0, &batch);
+        CHECK(port_stats(nd).tx_packets == ARRAY_SIZE(frames),
+              "tx_packets %llu, sent %zu",
+              (unsigned long long) port_stats(nd).tx_packets,
+              ARRAY_SIZE(frames));
+
+        deadline = time_msec() + WAIT_MS;
+        while (n_peer < ARRAY_SIZE(frames) && time_msec() < deadline) {
+            ssize_t n = recv(peer_fd, buf, sizeof buf, 0);
+
+            if (n > 0) {
+                n_peer += is_test_frame(buf, n);
+            } else {
+                usleep(100);
+            }
+        }
+        CHECK(n_peer == ARRAY_SIZE(frames), "peer received %d of %zu",
+              n_peer, ARRAY_SIZE(frames));
+
+        rx_log_init(&log);
+        poll_until(nd, &log, 1, QUIET_MS);
+        CHECK(!log.n_test && !port_stats(nd).rx_packets,
+              "the port received %d of its own frames", log.n_test);
+        st = port_status(nd);
+        CHECK(!st.kernel_ignores_outgoing || !st.outgoing,
+              "the kernel should keep our frames out, but %llu came",
+              st.outgoing);
+        netdev_close(nd);
+    }
+    close(peer_fd);
+}
+
+/* Sends 'total' small frames in bursts of 'burst', waiting for each burst
+ * to arrive, and checks that each ring handed out its slots or blocks
+ * again (the total is far beyond their capacity), that nothing was lost
+ * uncounted, duplicated or reordered, and that packets point into the
+ * ring ('stride' apart within a batch). */
+static void
+bulk_case(const char *mode, int total, int burst, long stride)
+{
+    static uint8_t frames[BURST_MAX * SMALL_FRAME];
+    static struct rx_log log;
+    struct netdev *nd = open_port(mode, NULL);
+    int fd = peer_socket(false, false);
+    struct netdev_stats stats;
+    int sent = 0;
+
+    cur_case = mode;
+    rx_log_init(&log);
+    log.stride = stride;
+    if (!stride) {
+        log.stride = port_status(nd).slot_size;
+    }
+    while (sent < total) {
+        int n = MIN(burst, total - sent);
+
+        for (int i = 0; i < n; i++) {
+            make_frame(frames + i * SMALL_FRAME, SMALL_FRAME, sent + i,
+                       NULL, 0);
+        }
+        sent += peer_send_many(fd, frames, SMALL_FRAME, n, NULL);
+        poll_all(nd, &log, sent, WAIT_MS);
+        stats = port_stats(nd);
+        if (log.n_test + stats.rx_ring_full < sent) {
+            CHECK(false, "only %d of %d frames arrived, %llu dropped",
+                  log.n_test, sent, (unsigned long long) stats.rx_ring_full);
+            break;
+        }
+    }
+
+    netdev_run();
+    stats = port_stats(nd);
+    CHECK(log.n_test + stats.rx_ring_full == sent,
+          "received %d + dropped %llu != sent %d", log.n_test,
+          (unsigned long long) stats.rx_ring_full, sent);
+    CHECK(stats.rx_packets == log.n_test + log.n_other,
+          "rx_packets %llu, frames %d", (unsigned long long) stats.rx_packets,
+          log.n_test + log.n_other);
+    CHECK(!log.n_misordered && !log.n_corrupt,
+          "%d frames duplicated or reordered, %d corrupt", log.n_misordered,
+          log.n_corrupt);
+    CHECK(log.n_pairs && log.n_stride * 10 >= log.n_pairs * 9,
+          "only %d of %d consecutive packets %ld bytes apart in the ring",
+          log.n_stride, log.n_pairs, log.stride);
+    printf("%s: %d frames in bursts of %d, %llu dropped by the kernel\n",
+           mode, sent, burst, (unsigned long long) stats.rx_ring_full);
+    netdev_close(nd);
+    close(fd);
+}
+
+static void
+test_bulk(void)
+{
+    /* V2: one frame per slot.  V3: packed; a 60-byte frame takes the
+     * kernel's 68-byte header, the 16-byte address room (aligned to 96),
+     * the 64-byte reserve and the vnet header, minus the MAC header: 156
+     * bytes to the frame, 216 with it, already 8-byte aligned. */
+    bulk_case("low-latency", 100000, 64, 0);
+    bulk_case("throughput", 100000, 512, 216);
+}
+
+/* With a 1 s block timeout, lone frames still arrive at once through the
+ * low-latency ring, and the port stays in low-latency mode. */
+static void
+test_low_latency(void)
+{
+    static uint8_t frame[SMALL_FRAME];
+    static struct rx_log log;
+    struct netdev *nd = open_port("auto", "1000");
+    int fd = peer_socket(false, false);
+    long long total_ns = 0, max_ns = 0;
+    struct port_status st;
+    enum { N = 50 };
+
+    cur_case = "low latency";
+    rx_log_init(&log);
+    for (int i = 0; i < N; i++) {
+        struct timespec t0, t1;
+        long long ns;
+
+        make_frame(frame, sizeof frame, i, NULL, 0);
+        clock_gettime(CLOCK_MONOTONIC, &t0);
+        peer_send(fd, frame, sizeof frame, NULL);
+        /* Well inside the block timeout. */
+        while (log.n_test <= i) {
+            clock_gettime(CLOCK_MONOTONIC, &t1);
+            if (t1.tv_sec - t0.tv_sec > 1) {
+                break;
+            }
+            poll_once(nd, &log);
+        }
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+        ns = (t1.tv_sec - t0.tv_sec) * 1000000000LL
+             + (t1.tv_nsec - t0.tv_nsec);
+        total_ns += ns;
+        max_ns = MAX(max_ns, ns);
+        netdev_run();
+        usleep(200);
+    }
+
+    st = port_status(nd);
+    CHECK(log.n_test == N, "%d of %d frames arrived", log.n_test, N);
+    CHECK(st.frames_ll == N && !st.frames_tp,
+          "frames via low-latency %llu, via throughput %llu",
+          st.frames_ll, st.frames_tp);
+    CHECK(!strcmp(st.mode, "low-latency") && !st.to_tp,
+          "mode %s after %llu switches", st.mode, st.to_tp);
+    printf("low-latency ring: send to receive %lld us on average, %lld us "
+           "at most (information only)\n", total_ns / N / 1000,
+           max_ns / 1000);
+    netdev_close(nd);
+    close(fd);
+}
+
+/* Sends 'n' frames one by one, 'gap_us' apart, starting at '*seq'. */
+static void
+trickle(struct netdev *nd, int fd, struct rx_log *log, uint32_t *seq, int n,
+        int gap_us)
+{
+    uint8_t frame[SMALL_FRAME];
+
+    for (int i = 0; i < n; i++) {
+        make_frame(frame, sizeof frame, (*seq)++, NULL, 0);
+        peer_send(fd, frame, sizeof frame, NULL);
+        poll_until(nd, log, log->n_test + 1, WAIT_MS);
+        usleep(gap_us);
+    }
+}
+
+/* Polls and runs for up to 'ms' milliseconds, until the mode is 'mode'
+ * and not switching, sending a frame on 'fd' (numbered from '*seq') every
+ * 200 us or so, so that the throughput ring's open block seldom is empty.
+ * Returns true if the mode was reached. */
+static bool
+trickle_until_mode(struct netdev *nd, int fd, struct rx_log *log,
+                   uint32_t *seq, const char *mode, int ms)
+{
+    long long deadline = time_msec() + ms;
+    uint8_t frame[SMALL_FRAME];
+
+    while (time_msec() < deadline) {
+        struct port_status st;
+
+        make_frame(frame, sizeof frame, (*seq)++, NULL, 0);
+        peer_send(fd, frame, sizeof frame, NULL);
+        netdev_run();
+        for (int i = 0; i < 16; i++) {
+            poll_once(nd, log);
+        }
+        st = port_status(nd);
+        if (!strcmp(st.mode, mode) && !st.switching) {
+            return true;
+        }
+        usleep(200);
+    }
+    return false;
+}
+
+/* A trickle stays in low-latency mode; a burst moves to throughput mode
+ * and its end back, and across both switches no frame goes missing
+ * uncounted, twice or out of order.  With block timeout 'timeout_ms', so
+ * that with a long one the switch back finds frames in the throughput
+ * ring's open block. */
+static void
+mode_switch_case(const char *timeout_ms)
+{
+    static uint8_t frames[64 * SMALL_FRAME];
+    static struct rx_log log;
+    struct netdev *nd = open_port(NULL, timeout_ms);
+    int fd = peer_socket(false, false);
+    struct port_status st, st2;
+    struct netdev_stats stats;
+    long long deadline;
+    uint32_t seq = 0;
+    bool reached;
+    int n_after;
+
+    cur_case = timeout_ms;
+    rx_log_init(&log);
+
+    trickle(nd, fd, &log, &seq, 30, 1000);
+    st = port_status(nd);
+    CHECK(!strcmp(st.mode, "low-latency") && !st.to_tp && !st.frames_tp,
+          "a trickle left low-latency mode: mode %s, %llu switches, %llu "
+          "frames via throughput", st.mode, st.to_tp, st.frames_tp);
+
+    /* Burst until the port has switched, then a while longer. */
+    reached = false;
+    n_after = 0;
+    deadline = time_msec() + 5000;
+    while (n_after < 200 && time_msec() < deadline) {
+        for (int i = 0; i < 64; i++) {
+            make_frame(frames + i * SMALL_FRAME, SMALL_FRAME, seq++, NULL,
+                       0);
+        }
+        peer_send_many(fd, frames, SMALL_FRAME, 64, NULL);
+        for (int i = 0; i < 4; i++) {
+            poll_once(nd, &log);
+        }
+        netdev_run();
+        if (!reached) {
+            st = port_status(nd);
+            reached = !strcmp(st.mode, "throughput") && !st.switching;
+        } else {
+            n_after++;
+        }
+    }
+    CHECK(reached, "a burst did not move the port to throughput mode");
+
+    /* A trickle again: back to low-latency mode, draining the frames that
+     * the throughput ring's open block still holds at the switch. */
+    CHECK(trickle_until_mode(nd, fd, &log, &seq, "low-latency", 5000),
+          "the port did not return to low-latency mode");
+    poll_all(nd, &log, seq, WAIT_MS);
+
+    st = port_status(nd);
+    trickle(nd, fd, &log, &seq, 20, 500);
+    st2 = port_status(nd);
+    CHECK(st2.frames_ll == st.frames_ll + 20
+          && st2.frames_tp == st.frames_tp,
+          "after the burst, a trickle went %llu via low latency, %llu via "
+          "throughput", st2.frames_ll - st.frames_ll,
+          st2.frames_tp - st.frames_tp);
+    CHECK(st2.to_tp >= 1 && st2.to_ll >= 1 && st2.frames_tp > 0,
+          "switches to throughput %llu, to low latency %llu, %llu frames "
+          "via throughput", st2.to_tp, st2.to_ll, st2.frames_tp);
+
+    stats = port_stats(nd);
+    CHECK(log.n_test + stats.rx_ring_full == seq,
+          "received %d + dropped %llu != sent %u", log.n_test,
+          (unsigned long long) stats.rx_ring_full, seq);
+    CHECK(!log.n_misordered && !log.n_corrupt,
+          "%d frames duplicated or reordered, %d corrupt", log.n_misordered,
+          log.n_corrupt);
+    printf("block timeout %s ms: %u frames, %llu via low latency, %llu via "
+           "throughput, %llu+%llu switches, %llu dropped\n", timeout_ms,
+           seq, st2.frames_ll, st2.frames_tp, st2.to_tp, st2.to_ll,
+           (unsigned long long) stats.rx_ring_full);
+    netdev_close(nd);
+    close(fd);
+}
+
+static void
+test_mode_switch(void)
+{
+    mode_switch_case("1");
+    mode_switch_case("50");
+}
+
+/* After the link goes down and up, the port reports it and frames still
+ * reach the pinned ring, so the fanout members kept their order. */
+static void
+test_link_flap(void)
+{
+    static uint8_t frame[SMALL_FRAME];
+    static struct rx_log log;
+    int fd = peer_socket(false, false);
+
+    for (size_t m = 0; m < ARRAY_SIZE(pinned_modes); m++) {
+        struct netdev *nd = open_port(pinned_modes[m], NULL);
+        struct port_status st;
+        long long deadline;
+        struct dp_batch batch;
+        int error;
+
+        cur_case = pinned_modes[m];
+        rx_log_init(&log);
+        make_frame(frame, sizeof frame, 1, NULL, 0);
+        peer_send(fd, frame, sizeof frame, NULL);
+        poll_until(nd, &log, 1, WAIT_MS);
+        CHECK(log.n_test == 1, "frame before the flap did not arrive");
+
+        if (!shell("ip link set " IF_A " down")) {
+            CHECK(false, "cannot set %s down", IF_A);
+        }
+        netdev_run();
+        CHECK(netdev_health(nd) == ENETDOWN, "health %d while down",
+              netdev_health(nd));
+        dp_batch_init(&batch);
+        error = netdev_rxq_recv(netdev_get_rxq(nd, 0), &batch, PORT_NO);
+        CHECK(error == ENETDOWN, "recv returned %d while down", error);
+
+        if (!shell("ip link set " IF_A " up")) {
+            CHECK(false, "cannot set %s up", IF_A);
+        }
+        deadline = time_msec() + 5000;
+        while (netdev_health(nd) && time_msec() < deadline) {
+            usleep(10000);
+        }
+        CHECK(!netdev_health(nd), "health %d after the link came back",
+              netdev_health(nd));
+        netdev_run();
+        error = netdev_rxq_recv(netdev_get_rxq(nd, 0), &batch, PORT_NO);
+        CHECK(error == EAGAIN, "recv returned %d after the link came back",
+              error);
+
+        make_frame(frame, sizeof frame, 2, NULL, 0);
+        peer_send(fd, frame, sizeof frame, NULL);
+        poll_until(nd, &log, 2, WAIT_MS);
+        CHECK(log.n_test == 2, "frame after the flap did not arrive");
+        st = port_status(nd);
+        CHECK((m ? st.frames_tp : st.frames_ll) == 2,
+              "frames via low-latency %llu, throughput %llu",
+              st.frames_ll, st.frames_tp);
+        netdev_close(nd);
+    }
+    close(fd);
+}
+
+/* Bad options are refused with a message naming the problem, and leave
+ * the interface free for the next open. */
+static void
+test_bad_options(void)
+{
+    static const struct {
+        const char *mode;
+        const char *timeout;
+        int n_rxq;
+        const char *ifname;
+        int error;
+        const char *msg;
+    } cases[] = {
+        { NULL, NULL, 2, IF_A, EOPNOTSUPP, "one rx queue" },
+        { "fast", NULL, 1, IF_A, EINVAL, "PMDSWITCH_TPACKET_MODE" },
+        { NULL, "0", 1, IF_A, EINVAL, "BLOCK_TIMEOUT_MS" },
+        { NULL, "10001", 1, IF_A, EINVAL, "BLOCK_TIMEOUT_MS" },
+        { NULL, "5ms", 1, IF_A, EINVAL, "BLOCK_TIMEOUT_MS" },
+        { NULL, NULL, 1, "tpt9z", ENODEV, "tpt9z" },
+    };
+
+    cur_case = "bad options";
+    for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+        struct netdev *nd = NULL;
+        char *msg = NULL;
+        int error;
+
+        error = open_port__(cases[i].mode, cases[i].timeout, cases[i].n_rxq,
+                            cases[i].ifname, &nd, &msg);
+        CHECK(error == cases[i].error && !nd,
+              "case %zu: error %d (%s), expected %d", i, error,
+              msg ? msg : "", cases[i].error);
+        CHECK(msg && strstr(msg, cases[i].msg),
+              "case %zu: message \"%s\" lacks \"%s\"", i, msg ? msg : "",
+              cases[i].msg);
+        free(msg);
+        netdev_close(nd);
+    }
+    netdev_close(open_port(NULL, "5"));
+}
+
+int
+main(void)
+{
+    static const struct {
+        const char *name;
+        void (*run)(void);
+    } tests[] = {
+        { "bad options", test_bad_options },
+        { "frames intact", test_frames_intact },
+        { "no self receive", test_no_self_receive },
+        { "bulk", test_bulk },
+        { "low latency", test_low_latency },
+        { "mode switch", test_mode_switch },
+        { "link flap", test_link_flap },
+    };
+
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    if (geteuid()) {
+        printf("skipped: needs root for network namespaces\n");
+        return 77;
+    }
+    if (!setup_topology()) {
+        printf("cannot set up namespace %s and veth pair %s/%s\n",
+               NS_NAME, IF_A, IF_B);
+        return 1;
+    }
+    for (size_t i = 0; i < ARRAY_SIZE(tests); i++) {
+        long long start = time_msec();
+        int before = n_failures;
+
+        cur_case = tests[i].name;
+        tests[i].run();
+        printf("%s: %s (%lld ms)\n", tests[i].name,
+               n_failures == before ? "ok" : "FAILED", time_msec() - start);
+    }
+    unsetenv("PMDSWITCH_TPACKET_MODE");
+    unsetenv("PMDSWITCH_TPACKET_BLOCK_TIMEOUT_MS");
+    printf("%d failure%s\n", n_failures, n_failures == 1 ? "" : "s");
+    return n_failures ? 1 : 0;
+}

@@ -1,0 +1,497 @@
+/*
+ * Copyright (c) 2026 The pmdswitch authors.  SPDX-License-Identifier: Apache-2.0
+ *
+ * Tests for vlog: module registration and listing, level specifications
+ * (valid and invalid), the line format in the log file, level filtering,
+ * the warning count, rate limiting against a test clock, log file reopening
+ * and whole lines under concurrent logging.
+ *
+ * The console is switched off first so that the test's own output stays
+ * readable; everything is checked through the log file.
+ */
+#include <autoconf.h>
+#include "vlog.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "util.h"
+
+VLOG_DEFINE_THIS_MODULE(test_vlog);
+
+static int n_failures;
+
+static void check__(bool ok, const char *file, int line, const char *format,
+                    ...) PRINTF_FORMAT(4, 5);
+
+static void
+check__(bool ok, const char *file, int line, const char *format, ...)
+{
+    va_list args;
+
+    if (ok) {
+        return;
+    }
+    n_failures++;
+    printf("%s:%d: FAILED: ", file, line);
+    va_start(args, format);
+    vprintf(format, args);
+    va_end(args);
+    putchar('\n');
+}
+
+#define CHECK(COND, ...) check__(COND, __FILE__, __LINE__, __VA_ARGS__)
+#define CHECK_INT(A, B)                                                 \
+    CHECK((long long) (A) == (long long) (B), "%s is %lld, expected %lld", \
+          #A, (long long) (A), (long long) (B))
+
+static char log_path[] = "/tmp/test-vlog-XXXXXX";
+
+/* Returns the contents of the log file for the caller to free. */
+static char *
+read_log(void)
+{
+    FILE *file = fopen(log_path, "r");
+    size_t size = 0, allocated = 4096;
+    char *text = xmalloc(allocated);
+
+    if (file) {
+        size_t n;
+
+        while ((n = fread(text + size, 1, allocated - size - 1, file)) > 0) {
+            size += n;
+            if (allocated - size < 2) {
+                allocated *= 2;
+                text = xrealloc(text, allocated);
+            }
+        }
+        fclose(file);
+    }
+    text[size] = '\0';
+    return text;
+}
+
+/* Empties the log file. */
+static void
+clear_log(void)
+{
+    CHECK(truncate(log_path, 0) == 0, "truncate: %s", strerror(errno));
+}
+
+/* Checks that 'line' (without newline) has the form
+ * "YYYY-MM-DDTHH:MM:SS.mmmZ|NNNNN|module|LEVEL|text" and, if so, stores
+ * the sequence number in '*seq' and returns a pointer to "module|...". */
+static const char *
+parse_line(const char *line, unsigned int *seq)
+{
+    static const char pattern[] = "dddd-dd-ddTdd:dd:dd.dddZ|";
+    const char *p = line;
+
+    for (size_t i = 0; i < sizeof pattern - 1; i++, p++) {
+        bool ok = (pattern[i] == 'd' ? isdigit((unsigned char) *p)
+                   : *p == pattern[i]);
+        if (!ok) {
+            return NULL;
+        }
+    }
+    for (int i = 0; i < 5; i++) {
+        if (!isdigit((unsigned char) p[i])) {
+            return NULL;
+        }
+    }
+    *seq = strtoul(p, NULL, 10);
+    p += strspn(p, "0123456789");
+    return *p == '|' ? p + 1 : NULL;
+}
+
+/* Checks that the log holds exactly the lines 'expected' (each "module|
+ * LEVEL|text"), well formed and with consecutive sequence numbers. */
+static void
+check_log__(const char *file, int line, const char *const *expected,
+            size_t n_expected)
+{
+    char *text = read_log();
+    char *save = NULL;
+    unsigned int prev_seq = 0;
+    size_t n = 0;
+
+    for (char *l = strtok_r(text, "\n", &save); l;
+         l = strtok_r(NULL, "\n", &save), n++) {
+        unsigned int seq;
+        const char *rest = parse_line(l, &seq);
+
+        check__(rest != NULL, file, line, "malformed log line: %s", l);
+        if (!rest) {
+            continue;
+        }
+        check__(n >= n_expected || !strcmp(rest, expected[n]), file, line,
+                "log line %zu is \"%s\", expected \"%s\"", n, rest,
+                n < n_expected ? expected[n] : "");
+        check__(!n || seq == prev_seq + 1, file, line,
+                "sequence %u after %u", seq, prev_seq);
+        prev_seq = seq;
+    }
+    check__(n == n_expected, file, line, "log has %zu lines, expected %zu",
+            n, n_expected);
+    free(text);
+    clear_log();
+}
+
+#define CHECK_LOG(...)                                                  \
+    do {                                                                \
+        static const char *const expected__[] = { __VA_ARGS__ };        \
+        check_log__(__FILE__, __LINE__, expected__,                     \
+                    ARRAY_SIZE(expected__));                            \
+    } while (0)
+#define CHECK_LOG_EMPTY() check_log__(__FILE__, __LINE__, NULL, 0)
+
+static void
+set_levels(const char *spec)
+{
+    char *error = vlog_set_levels_from_string(spec);
+
+    CHECK(!error, "\"%s\": %s", spec, error);
+    free(error);
+}
+
+static void
+test_registration(void)
+{
+    struct vlog_module *m = vlog_module_from_name("test_vlog");
+    char *list;
+
+    CHECK(m != NULL, "module test_vlog is not registered");
+    CHECK(vlog_module_from_name("TEST_VLOG") == m, "lookup ignores case");
+    CHECK(!vlog_module_from_name("nope"), "unknown module found");
+
+    list = vlog_list();
+    CHECK(!strncmp(list, "                 console    syslog    file\n"
+                   "                 -------    ------    ------\n", 88),
+          "vlog_list header:\n%s", list);
+    CHECK(strstr(list, "\ntest_vlog         INFO        OFF       INFO\n")
+          != NULL, "vlog_list row:\n%s", list);
+    free(list);
+}
+
+struct level_case {
+    const char *spec;
+    const char *error;          /* NULL: valid. */
+    enum vlog_level console, syslog, file;  /* Of test_vlog, afterwards. */
+};
+
+static const struct level_case level_cases[] = {
+    { "test_vlog:file:dbg", NULL, VLL_INFO, VLL_OFF, VLL_DBG },
+    { "ANY:warn", NULL, VLL_WARN, VLL_WARN, VLL_WARN },
+    { "TEST_VLOG:Console:ERR", NULL, VLL_ERR, VLL_WARN, VLL_WARN },
+    { "syslog:off", NULL, VLL_ERR, VLL_OFF, VLL_WARN },
+    { "test_vlog", NULL, VLL_DBG, VLL_DBG, VLL_DBG },
+    { " info : test_vlog ", NULL, VLL_INFO, VLL_INFO, VLL_INFO },
+    { "emer:any:any", NULL, VLL_EMER, VLL_EMER, VLL_EMER },
+    { "", "empty log level specification" },
+    { "  ", "empty log level specification" },
+    { "nope:dbg", "\"nope:dbg\": \"nope\" is not a known module, destination "
+      "(console, syslog, file) or level (off, emer, err, warn, info, dbg)" },
+    { "test_vlog:loud", "\"test_vlog:loud\": \"loud\" is not a known "
+      "module, destination (console, syslog, file) or level (off, emer, "
+      "err, warn, info, dbg)" },
+    { "test_vlog:dbg:info", "\"test_vlog:dbg:info\": more than one level" },
+    { "console:file:dbg", "\"console:file:dbg\": more than one "
+      "destination" },
+    { "test_vlog:test_vlog", "\"test_vlog:test_vlog\": more than one "
+      "module" },
+    { "test_vlog:", "\"test_vlog:\": empty word in log level "
+      "specification" },
+    { "test_vlog:file dbg", "\"test_vlog:file dbg\": \"file dbg\" is not a "
+      "known module, destination (console, syslog, file) or level (off, "
+      "emer, err, warn, info, dbg)" },
+};
+
+static void
+test_levels(void)
+{
+    struct vlog_module *m = vlog_module_from_name("test_vlog");
+    enum vlog_level console = VLL_INFO, syslog = VLL_OFF, file = VLL_INFO;
+
+    vlog_set_levels(NULL, VLF_ANY_DESTINATION, VLL_INFO);
+    vlog_set_levels(NULL, VLF_SYSLOG, VLL_OFF);
+    for (size_t i = 0; i < ARRAY_SIZE(level_cases); i++) {
+        const struct level_case *c = &level_cases[i];
+        char *error = vlog_set_levels_from_string(c->spec);
+
+        if (c->error) {
+            CHECK(error && !strcmp(error, c->error),
+                  "\"%s\":\n    got      %s\n    expected %s", c->spec,
+                  error ? error : "(success)", c->error);
+        } else {
+            CHECK(!error, "\"%s\": %s", c->spec, error);
+            console = c->console;
+            syslog = c->syslog;
+            file = c->file;
+        }
+        /* A failed specification changes nothing. */
+        CHECK(vlog_get_level(m, VLF_CONSOLE) == console
+              && vlog_get_level(m, VLF_SYSLOG) == syslog
+              && vlog_get_level(m, VLF_FILE) == file,
+              "after \"%s\": levels %s %s %s, expected %s %s %s", c->spec,
+              vlog_get_level_name(vlog_get_level(m, VLF_CONSOLE)),
+              vlog_get_level_name(vlog_get_level(m, VLF_SYSLOG)),
+              vlog_get_level_name(vlog_get_level(m, VLF_FILE)),
+              vlog_get_level_name(console), vlog_get_level_name(syslog),
+              vlog_get_level_name(file));
+        free(error);
+    }
+
+    CHECK_INT(vlog_get_level_val("Warn"), VLL_WARN);
+    CHECK_INT(vlog_get_level_val("warning"), VLL_N_LEVELS);
+    CHECK_INT(vlog_get_destination_val("FILE"), VLF_FILE);
+    CHECK_INT(vlog_get_destination_val("stderr"), VLF_N_DESTINATIONS);
+}
+
+static int n_evaluated;
+
+static int
+evaluated(void)
+{
+    return ++n_evaluated;
+}
+
+static void
+test_log_file(void)
+{
+    unsigned long long n_warn;
+    char *name;
+    int error;
+
+    set_levels("ANY:info");
+    set_levels("console:off");
+    set_levels("syslog:off");
+    CHECK(!VLOG_IS_ENABLED(VLL_DBG), "DBG enabled");
+
+    error = vlog_set_log_file("/nonexistent-dir/x.log");
+    CHECK_INT(error, ENOENT);
+    name = vlog_get_log_file();
+    CHECK(!strcmp(name, log_path), "log file changed after a failure");
+    free(name);
+
+    n_warn = vlog_n_warnings();
+    VLOG_INFO("hello %d", 42);
+    VLOG_DBG("not written %d", evaluated());
+    VLOG_WARN("careful");
+    VLOG_ERR("broken: %s", "yes");
+    CHECK_LOG("test_vlog|INFO|hello 42", "test_vlog|WARN|careful",
+              "test_vlog|ERR|broken: yes");
+    CHECK_INT(n_evaluated, 0);
+    CHECK_INT(vlog_n_warnings() - n_warn, 2);
+
+    /* The file's level filters; the count only counts what was written. */
+    set_levels("file:err");
+    n_warn = vlog_n_warnings();
+    VLOG_INFO("no");
+    VLOG_WARN("no");
+    VLOG_ERR("yes");
+    CHECK_LOG("test_vlog|ERR|yes");
+    CHECK_INT(vlog_n_warnings() - n_warn, 1);
+
+    set_levels("file:dbg");
+    VLOG_DBG("debug %d", evaluated());
+    CHECK_INT(n_evaluated, 1);
+    CHECK_LOG("test_vlog|DBG|debug 1");
+
+    /* Long messages are written whole. */
+    {
+        char big[5000];
+
+        memset(big, 'x', sizeof big - 1);
+        big[sizeof big - 1] = '\0';
+        VLOG_INFO("%s", big);
+        name = read_log();
+        CHECK(strlen(name) > sizeof big && strstr(name, big),
+              "long message cut");
+        free(name);
+        clear_log();
+    }
+
+    /* Reopening after a rotation starts a new file. */
+    {
+        char *rotated = xasprintf("%s.1", log_path);
+
+        CHECK(rename(log_path, rotated) == 0, "rename: %s", strerror(errno));
+        CHECK_INT(vlog_reopen_log_file(), 0);
+        VLOG_INFO("after rotation");
+        CHECK_LOG("test_vlog|INFO|after rotation");
+        unlink(rotated);
+        free(rotated);
+    }
+}
+
+static long long fake_now;
+
+static long long
+fake_clock(void)
+{
+    return fake_now;
+}
+
+static void
+test_rate_limit(void)
+{
+    static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(1, 3);
+    static struct vlog_rate_limit off_rl = VLOG_RATE_LIMIT_INIT(1, 1);
+
+    set_levels("file:info");
+    vlog_set_clock(fake_clock);
+    fake_now = 1000;
+
+    /* A burst of 3 passes, the rest is counted. */
+    for (int i = 0; i < 10; i++) {
+        VLOG_WARN_RL(&rl, "burst %d", i);
+    }
+    CHECK_LOG("test_vlog|WARN|burst 0", "test_vlog|WARN|burst 1",
+              "test_vlog|WARN|burst 2");
+
+    /* 2 seconds refill 2 tokens; the first message reports the drops. */
+    fake_now = 3000;
+    for (int i = 0; i < 3; i++) {
+        VLOG_WARN_RL(&rl, "later %d", i);
+    }
+    CHECK_LOG("test_vlog|WARN|later 0 (7 similar messages suppressed in "
+              "the last 2 seconds)", "test_vlog|WARN|later 1");
+
+    /* Half a token is not enough. */
+    fake_now = 3500;
+    VLOG_WARN_RL(&rl, "half");
+    CHECK_LOG_EMPTY();
+    fake_now = 4000;
+    VLOG_INFO_RL(&rl, "one");
+    CHECK_LOG("test_vlog|INFO|one (2 similar messages suppressed in the "
+              "last 1 second)");
+
+    /* A long pause refills to the burst size, no more. */
+    fake_now = 1000000000;
+    for (int i = 0; i < 5; i++) {
+        VLOG_ERR_RL(&rl, "again %d", i);
+    }
+    CHECK_LOG("test_vlog|ERR|again 0", "test_vlog|ERR|again 1",
+              "test_vlog|ERR|again 2");
+
+    /* A disabled level takes no token. */
+    set_levels("file:off");
+    VLOG_WARN_RL(&off_rl, "disabled");
+    set_levels("file:info");
+    VLOG_WARN_RL(&off_rl, "enabled");
+    CHECK_LOG("test_vlog|WARN|enabled");
+
+    vlog_set_clock(NULL);
+}
+
+#define N_THREADS 4
+#define N_PER_THREAD 500
+
+static void *
+log_thread(void *arg)
+{
+    int id = (int) (intptr_t) arg;
+
+    for (int i = 0; i < N_PER_THREAD; i++) {
+        VLOG_INFO("thread %d line %d", id, i);
+    }
+    return NULL;
+}
+
+/* Lines from several threads must come out whole, each exactly once, with
+ * strictly increasing sequence numbers. */
+static void
+test_threads(void)
+{
+    pthread_t threads[N_THREADS];
+    int counts[N_THREADS] = { 0 };
+    unsigned int prev_seq = 0;
+    char *text, *save = NULL;
+    size_t n = 0;
+
+    for (int i = 0; i < N_THREADS; i++) {
+        pthread_create(&threads[i], NULL, log_thread, (void *) (intptr_t) i);
+    }
+    for (int i = 0; i < N_THREADS; i++) {
+        pthread_join(threads[i], NULL);
+    }
+
+    text = read_log();
+    for (char *l = strtok_r(text, "\n", &save); l;
+         l = strtok_r(NULL, "\n", &save), n++) {
+        unsigned int seq;
+        const char *rest = parse_line(l, &seq);
+        int id, idx;
+
+        if (!rest || sscanf(rest, "test_vlog|INFO|thread %d line %d", &id,
+                            &idx) != 2 || id < 0 || id >= N_THREADS) {
+            CHECK(false, "malformed line: %s", l);
+            continue;
+        }
+        CHECK(idx == counts[id], "thread %d: line %d after %d", id, idx,
+              counts[id] - 1);
+        counts[id] = idx + 1;
+        CHECK(!n || seq == prev_seq + 1, "sequence %u after %u", seq,
+              prev_seq);
+        prev_seq = seq;
+    }
+    CHECK_INT(n, N_THREADS * N_PER_THREAD);
+    free(text);
+    clear_log();
+}
+
+static void
+count_module(const char *name, const enum vlog_level *levels, void *aux)
+{
+    if (!strcmp(name, "test_vlog")) {
+        int *found = aux;
+
+        *found += 1;
+        CHECK_INT(levels[VLF_CONSOLE], VLL_OFF);
+        CHECK_INT(levels[VLF_FILE], VLL_INFO);
+    }
+}
+
+static void
+test_for_each(void)
+{
+    int found = 0;
+
+    vlog_for_each_module(count_module, &found);
+    CHECK_INT(found, 1);
+}
+
+int
+main(void)
+{
+    int fd = mkstemp(log_path);
+
+    if (fd < 0) {
+        printf("mkstemp: %s\n", strerror(errno));
+        return 1;
+    }
+    close(fd);
+
+    test_registration();
+    test_levels();
+    CHECK_INT(vlog_set_log_file(log_path), 0);
+    test_log_file();
+    test_rate_limit();
+    test_threads();
+    test_for_each();
+
+    CHECK_INT(vlog_set_log_file(NULL), 0);
+    CHECK(!vlog_get_log_file(), "log file still set");
+    CHECK(!VLOG_IS_ENABLED(VLL_INFO), "INFO enabled with nowhere to go");
+    unlink(log_path);
+
+    if (n_failures) {
+        printf("test-vlog: %d checks failed\n", n_failures);
+        return 1;
+    }
+    printf("test-vlog: all checks passed\n");
+    return 0;
+}

@@ -1,0 +1,1 @@
+dist_noinst_SCRIPTS += utilities/pmdswitch-demo

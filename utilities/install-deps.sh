@@ -1,0 +1,18 @@
+#!/bin/sh
+# Installs what building and testing pmdswitch needs on Debian 12.
+# Usage: utilities/install-deps.sh   (as root)
+set -e
+PACKAGES="build-essential autoconf automake autoconf-archive pkg-config
+  libmnl-dev libnl-3-dev libnl-route-3-dev libjansson-dev libevent-dev
+  liburcu-dev iproute2 iputils-ping iperf3 ethtool python3 procps jq"
+
+missing=
+for p in $PACKAGES; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" \
+        || missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+    echo "installing:$missing"
+    apt-get update -q
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -q $missing
+fi

@@ -1,0 +1,3 @@
+sbin_PROGRAMS += vswitchd/pmdswitchd
+vswitchd_pmdswitchd_SOURCES = vswitchd/pmdswitchd.c
+vswitchd_pmdswitchd_LDADD = $(PMD_LIBS)

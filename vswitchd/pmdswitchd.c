@@ -1,0 +1,344 @@
+/*
+ * Copyright (c) 2026 The pmdswitch authors.  SPDX-License-Identifier: Apache-2.0
+ *
+ * pmdswitchd: the daemon.  It parses the command line and the config,
+ * builds the datapath (ports and PMD threads), then runs the control loop
+ * (libevent) until SIGTERM or SIGINT, and shuts down cleanly: PMDs joined,
+ * ports closed, pidfile removed, counters logged.
+ */
+#include <autoconf.h>
+
+#include <errno.h>
+#include <event2/event.h>
+#include <event2/thread.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <linux/if_ether.h>
+#include <urcu-qsbr.h>
+
+#include "config.h"
+#include "dp.h"
+#include "util.h"
+#include "vlog.h"
+
+VLOG_DEFINE_THIS_MODULE(pmdswitchd);
+
+#define DEFAULT_PIDFILE "/run/pmdswitch/pmdswitchd.pid"
+#define DEFAULT_LOGFILE "/var/log/pmdswitch/pmdswitchd.log"
+
+struct options {
+    const char *config;
+    const char *pidfile;        /* NULL: none. */
+    const char *log_file;       /* NULL: stderr only. */
+    bool detach;
+};
+
+static void
+usage(void)
+{
+    printf("pmdswitchd: a poll-mode software switch\n"
+           "usage: pmdswitchd --config FILE [OPTIONS]\n"
+           "\n"
+           "  --config FILE         JSON configuration (required)\n"
+           "  --pidfile[=FILE]      write the pid to FILE once running\n"
+           "                        (default " DEFAULT_PIDFILE ")\n"
+           "  --detach              run in the background once running\n"
+           "  --log-file[=FILE]     also log to FILE\n"
+           "                        (default " DEFAULT_LOGFILE ")\n"
+           "  -v, --verbose=MODULE:LEVEL  set a log level (repeatable)\n"
+           "  -h, --help            print this help and exit\n"
+           "  -V, --version         print the version and exit\n");
+}
+
+static void
+parse_options(int argc, char *argv[], struct options *opts)
+{
+    enum { OPT_CONFIG = 256, OPT_PIDFILE, OPT_DETACH, OPT_LOG_FILE };
+    static const struct option long_options[] = {
+        { "config", required_argument, NULL, OPT_CONFIG },
+        { "pidfile", optional_argument, NULL, OPT_PIDFILE },
+        { "detach", no_argument, NULL, OPT_DETACH },
+        { "log-file", optional_argument, NULL, OPT_LOG_FILE },
+        { "verbose", required_argument, NULL, 'v' },
+        { "help", no_argument, NULL, 'h' },
+        { "version", no_argument, NULL, 'V' },
+        { NULL, 0, NULL, 0 },
+    };
+    int c;
+
+    memset(opts, 0, sizeof *opts);
+    while ((c = getopt_long(argc, argv, "v:hV", long_options, NULL)) != -1) {
+        char *error;
+
+        switch (c) {
+        case OPT_CONFIG:
+            opts->config = optarg;
+            break;
+        case OPT_PIDFILE:
+            opts->pidfile = optarg ? optarg : DEFAULT_PIDFILE;
+            break;
+        case OPT_DETACH:
+            opts->detach = true;
+            break;
+        case OPT_LOG_FILE:
+            opts->log_file = optarg ? optarg : DEFAULT_LOGFILE;
+            break;
+        case 'v':
+            error = vlog_set_levels_from_string(optarg);
+            if (error) {
+                ovs_fatal(0, "pmdswitchd: -v %s: %s", optarg, error);
+            }
+            break;
+        case 'h':
+            usage();
+            exit(EXIT_SUCCESS);
+        case 'V':
+            printf("pmdswitchd (pmdswitch) %s\n", PACKAGE_VERSION);
+            exit(EXIT_SUCCESS);
+        default:
+            fprintf(stderr, "Try 'pmdswitchd --help' for more "
+                    "information.\n");
+            exit(EXIT_FAILURE);
+        }
+    }
+    if (optind < argc) {
+        ovs_fatal(0, "pmdswitchd: unexpected argument \"%s\"", argv[optind]);
+    }
+    if (!opts->config) {
+        ovs_fatal(0, "pmdswitchd: --config FILE is required "
+                  "(try --help)");
+    }
+}
+
+/* Fails early, with the reason, when packet sockets are not allowed. */
+static void
+check_packet_socket_permission(void)
+{
+    int fd = socket(AF_PACKET, SOCK_RAW, 0);
+
+    if (fd < 0) {
+        if (errno == EPERM || errno == EACCES) {
+            ovs_fatal(0, "pmdswitchd: cannot open packet sockets: %s; "
+                      "pmdswitchd must run as root or with CAP_NET_RAW",
+                      strerror(errno));
+        }
+        ovs_fatal(errno, "pmdswitchd: cannot open a packet socket");
+    }
+    close(fd);
+}
+
+/* Makes the directory that holds 'path', mode 0755, if missing. */
+static void
+make_parent_dir(const char *path)
+{
+    char *dir = xstrdup(path);
+    char *slash = strrchr(dir, '/');
+
+    if (slash && slash != dir) {
+        *slash = '\0';
+        mkdir(dir, 0755);
+    }
+    free(dir);
+}
+
+static int
+write_pidfile(const char *path)
+{
+    char *tmp = xasprintf("%s.tmp", path);
+    FILE *f;
+    int error = 0;
+
+    make_parent_dir(path);
+    f = fopen(tmp, "w");
+    if (!f) {
+        error = errno;
+    } else {
+        fprintf(f, "%ld\n", (long) getpid());
+        if (fclose(f) || rename(tmp, path)) {
+            error = errno;
+        }
+    }
+    free(tmp);
+    return error;
+}
+
+/* --detach: the parent waits until the child is running (or failed) and
+ * exits with its status, so errors still reach the terminal.  Returns the
+ * fd the child writes its one status byte to. */
+static int
+detach_start(void)
+{
+    int fds[2];
+    pid_t pid;
+    char status;
+
+    if (pipe(fds)) {
+        ovs_fatal(errno, "pmdswitchd: pipe");
+    }
+    pid = fork();
+    if (pid < 0) {
+        ovs_fatal(errno, "pmdswitchd: fork");
+    }
+    if (pid > 0) {
+        close(fds[1]);
+        if (read(fds[0], &status, 1) != 1) {
+            int wstatus;
+
+            waitpid(pid, &wstatus, 0);
+            exit(EXIT_FAILURE);
+        }
+        exit(status ? EXIT_FAILURE : EXIT_SUCCESS);
+    }
+    close(fds[0]);
+    setsid();
+    return fds[1];
+}
+
+static void
+detach_finish(int fd)
+{
+    char ok = 0;
+    int null = open("/dev/null", O_RDWR);
+
+    if (write(fd, &ok, 1) != 1) {
+        VLOG_WARN("could not report start-up to the parent process");
+    }
+    close(fd);
+    if (null >= 0) {
+        dup2(null, STDIN_FILENO);
+        dup2(null, STDOUT_FILENO);
+        dup2(null, STDERR_FILENO);
+        close(null);
+    }
+    if (chdir("/")) {
+        VLOG_WARN("chdir /: %s", strerror(errno));
+    }
+}
+
+static void
+on_signal(evutil_socket_t sig, short events OVS_UNUSED, void *base_)
+{
+    struct event_base *base = base_;
+
+    VLOG_INFO("%s received, shutting down", strsignal(sig));
+    event_base_loopbreak(base);
+}
+
+static void
+on_sighup(evutil_socket_t sig OVS_UNUSED, short events OVS_UNUSED,
+          void *aux OVS_UNUSED)
+{
+    VLOG_WARN("SIGHUP received: configuration reload is not available in "
+              "this version; restart pmdswitchd to apply a new config");
+}
+
+static void
+on_tick(evutil_socket_t fd OVS_UNUSED, short events OVS_UNUSED, void *dp_)
+{
+    dp_run(dp_);
+}
+
+/* Runs the control loop until a terminating signal. */
+static void
+run_control_loop(struct dp *dp)
+{
+    struct timeval tick = { .tv_sec = 0, .tv_usec = 1000 };
+    struct event_base *base = event_base_new();
+    struct event *ev_term, *ev_int, *ev_hup, *ev_tick;
+
+    if (!base) {
+        ovs_fatal(0, "pmdswitchd: cannot create the event loop");
+    }
+    ev_term = evsignal_new(base, SIGTERM, on_signal, base);
+    ev_int = evsignal_new(base, SIGINT, on_signal, base);
+    ev_hup = evsignal_new(base, SIGHUP, on_sighup, NULL);
+    ev_tick = event_new(base, -1, EV_PERSIST, on_tick, dp);
+    event_add(ev_term, NULL);
+    event_add(ev_int, NULL);
+    event_add(ev_hup, NULL);
+    event_add(ev_tick, &tick);
+
+    event_base_dispatch(base);
+
+    event_free(ev_tick);
+    event_free(ev_hup);
+    event_free(ev_int);
+    event_free(ev_term);
+    event_base_free(base);
+}
+
+int
+main(int argc, char *argv[])
+{
+    struct pmd_config *cfg;
+    struct options opts;
+    int detach_fd = -1;
+    char *error = NULL;
+    struct dp *dp;
+
+    parse_options(argc, argv, &opts);
+    signal(SIGPIPE, SIG_IGN);
+    evthread_use_pthreads();
+
+    cfg = config_parse_file(opts.config, &error);
+    if (!cfg) {
+        ovs_fatal(0, "pmdswitchd: %s", error);
+    }
+    check_packet_socket_permission();
+    if (opts.log_file) {
+        int err;
+
+        make_parent_dir(opts.log_file);
+        err = vlog_set_log_file(opts.log_file);
+        if (err) {
+            ovs_fatal(err, "pmdswitchd: cannot open log file %s",
+                      opts.log_file);
+        }
+    }
+    if (opts.detach) {
+        detach_fd = detach_start();
+    }
+
+    VLOG_INFO("pmdswitchd %s starting with %s", PACKAGE_VERSION,
+              opts.config);
+    dp = dp_create(cfg, &error);
+    config_destroy(cfg);
+    if (!dp) {
+        VLOG_ERR("%s", error);
+        ovs_fatal(0, "pmdswitchd: %s", error);
+    }
+    if (opts.pidfile) {
+        int err = write_pidfile(opts.pidfile);
+
+        if (err) {
+            dp_destroy(dp);
+            ovs_fatal(err, "pmdswitchd: cannot write pidfile %s",
+                      opts.pidfile);
+        }
+    }
+    VLOG_INFO("pmdswitchd running: %d port(s), %d pmd thread(s)",
+              dp->n_ports, dp->n_pmds);
+    if (detach_fd >= 0) {
+        detach_finish(detach_fd);
+    }
+
+    run_control_loop(dp);
+
+    dp_stop_pmds(dp);
+    dp_log_stats(dp);
+    dp_destroy(dp);
+    if (opts.pidfile) {
+        unlink(opts.pidfile);
+    }
+    VLOG_INFO("pmdswitchd exiting");
+    return EXIT_SUCCESS;
+}
