@@ -17,4 +17,15 @@ dp_packet_push_vlan(struct dp_packet *p, uint16_t tpid, uint16_t tci)
     memcpy(new_data + 12, tag, sizeof tag);
     p->data = new_data;
     p->size += 4;
+
+    /* Offload offsets count from the MAC header, so they move with the
+     * tag. */
+    if (p->flags & DP_PACKET_F_VNET) {
+        if (p->vnet.flags & VIRTIO_NET_HDR_F_NEEDS_CSUM) {
+            p->vnet.csum_start += 4;
+        }
+        if (p->vnet.gso_type != VIRTIO_NET_HDR_GSO_NONE && p->vnet.hdr_len) {
+            p->vnet.hdr_len += 4;
+        }
+    }
 }

@@ -64,8 +64,10 @@ dp_packet_init(struct dp_packet *p, uint8_t *data, uint32_t size,
 }
 
 /* Inserts an 802.1Q/802.1ad tag with 'tpid' and 'tci' (host order) after
- * the MAC addresses, growing the frame into the 4 bytes before 'p->data'.
- * The caller guarantees that headroom exists (DP_PACKET_HEADROOM). */
+ * the MAC addresses, growing the frame into the 4 bytes before 'p->data',
+ * and shifts the offsets in 'p->vnet' (if DP_PACKET_F_VNET is set) by the
+ * tag's length.  The caller guarantees that headroom exists
+ * (DP_PACKET_HEADROOM). */
 void dp_packet_push_vlan(struct dp_packet *p, uint16_t tpid, uint16_t tci);
 
 #endif /* dp-packet.h */

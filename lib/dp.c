@@ -286,6 +286,7 @@ dp_log_stats(const struct dp *dp)
                   s.rx_bytes, s.tx_packets, s.tx_bytes, s.rx_ring_full,
                   s.rx_truncated, s.rx_errors, s.tx_queue_full,
                   s.tx_too_big, s.tx_port_down, s.tx_errors);
+        buf[0] = '\0';
         netdev_get_status(port->netdev, buf, sizeof buf);
         VLOG_INFO("status: port %s %s", port->name, buf);
     }

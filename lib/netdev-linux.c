@@ -282,3 +282,26 @@ netdev_linux_sendmmsg(int fd, struct dp_batch *batch,
         netdev_counter_add(&stats->tx_bytes, st.n_bytes);
     }
 }
+
+/* Returns 0 if interface 'name' still has index 'ifindex' and is up with a
+ * carrier, ENODEV if it is gone (or was replaced by a new interface of the
+ * same name, which our sockets are not bound to), ENETDOWN if it is down.
+ * 'fd' is any socket in the interface's namespace. */
+int
+netdev_linux_link_health(int fd, int ifindex, const char *name)
+{
+    struct ifreq ifr;
+
+    memset(&ifr, 0, sizeof ifr);
+    ifr.ifr_ifindex = ifindex;
+    if (ioctl(fd, SIOCGIFNAME, &ifr) || strcmp(ifr.ifr_name, name)) {
+        return ENODEV;
+    }
+    if (ioctl(fd, SIOCGIFFLAGS, &ifr)) {
+        return errno == ENODEV ? ENODEV : ENETDOWN;
+    }
+    if ((ifr.ifr_flags & (IFF_UP | IFF_RUNNING)) != (IFF_UP | IFF_RUNNING)) {
+        return ENETDOWN;
+    }
+    return 0;
+}

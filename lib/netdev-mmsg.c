@@ -323,21 +323,6 @@ aux_vlan(struct msghdr *mh)
     return 0;
 }
 
-/* Inserts the VLAN tag 'vlan' (as returned by aux_vlan()) into 'p' after
- * its MAC addresses.  The kernel computed the vnet header's offsets for the
- * frame without the tag, so they move with it. */
-static void
-put_vlan_back(struct dp_packet *p, uint32_t vlan)
-{
-    dp_packet_push_vlan(p, vlan >> 16, vlan & 0xffff);
-    if (p->vnet.flags & VIRTIO_NET_HDR_F_NEEDS_CSUM) {
-        p->vnet.csum_start += VLAN_HEADER_LEN;
-    }
-    if (p->vnet.gso_type != VIRTIO_NET_HDR_GSO_NONE && p->vnet.hdr_len) {
-        p->vnet.hdr_len += VLAN_HEADER_LEN;
-    }
-}
-
 /* Counts a receive error other than "nothing to receive".  Returns the
  * errno for rxq_recv to return. */
 static int
@@ -406,7 +391,7 @@ netdev_mmsg_rxq_recv(struct netdev_rxq *rxq_, struct dp_batch *batch,
         p->flags = DP_PACKET_F_VNET;
         vlan = aux_vlan(mh);
         if (vlan) {
-            put_vlan_back(p, vlan);
+            dp_packet_push_vlan(p, vlan >> 16, vlan & 0xffff);
         }
         n_bytes += p->size;
         n_packets++;
@@ -466,35 +451,12 @@ netdev_mmsg_get_stats(const struct netdev *netdev, struct netdev_stats *st)
     }
 }
 
-/* Returns 0 if interface 'name' still has index 'ifindex' and is up with a
- * carrier, ENODEV if it is gone (or was replaced by a new interface of the
- * same name, which our sockets are not bound to), ENETDOWN if it is down.
- * 'fd' is any socket in the interface's namespace. */
-static int
-link_health(int fd, int ifindex, const char *name)
-{
-    struct ifreq ifr;
-
-    memset(&ifr, 0, sizeof ifr);
-    ifr.ifr_ifindex = ifindex;
-    if (ioctl(fd, SIOCGIFNAME, &ifr) || strcmp(ifr.ifr_name, name)) {
-        return ENODEV;
-    }
-    if (ioctl(fd, SIOCGIFFLAGS, &ifr)) {
-        return errno == ENODEV ? ENODEV : ENETDOWN;
-    }
-    if ((ifr.ifr_flags & (IFF_UP | IFF_RUNNING)) != (IFF_UP | IFF_RUNNING)) {
-        return ENETDOWN;
-    }
-    return 0;
-}
-
 static int
 netdev_mmsg_health(const struct netdev *netdev)
 {
     struct netdev_mmsg *dev = netdev_mmsg_cast(netdev);
 
-    return link_health(dev->txqs[0].fd, netdev->ifindex, netdev->name);
+    return netdev_linux_link_health(dev->txqs[0].fd, netdev->ifindex, netdev->name);
 }
 
 static void

@@ -103,6 +103,12 @@ extern const struct netdev_class netdev_tpacket_class;
  * the fd or a negative errno. */
 int netdev_linux_packet_socket(int ifindex, bool rx);
 
+/* Returns 0 if interface 'name' still has index 'ifindex' and is up with a
+ * carrier, ENODEV if it is gone or was replaced under the same name (our
+ * sockets stay bound to the old one), ENETDOWN if it is down.  'fd' is any
+ * socket in the interface's namespace.  Control thread. */
+int netdev_linux_link_health(int fd, int ifindex, const char *name);
+
 /* Looks up 'name' and returns its ifindex, or a negative errno. */
 int netdev_linux_ifindex(const char *name);
 

@@ -20,14 +20,17 @@
  *
  * 1. Why two rings.  A V3 block reaches userspace only when it is full or
  * its retire timer fires, and the timer is at least 1 ms.  At low rates
- * every frame waits for the timer: ping through the switch takes 2 ms or
- * more, and TCP, whose ACKs are sparse, slows down.  A V2 ring has a status
+ * every frame waits for the timer: ping through the switch takes about
+ * 2 ms, and TCP, whose ACKs are sparse, slows down.  A V2 ring has a status
  * word per slot that the kernel sets right after writing the frame, so the
  * PMD finds a frame with one memory read, no system call and no timer.  But
  * V2 slots have one fixed size, which must hold a 64 KB GSO frame, so a V2
  * ring holds few frames and costs a status cache line per frame, while V3
  * packs frames back to back (TCP measured 15-19 Gbit/s with 1 MB V3 blocks
  * against 12.6 with V2).  Neither wins everywhere, so we use both.
+ * Measured through a two-port forwarder (flood ping, shared machine):
+ * 10-20 us round trip in low-latency mode, against 2-4 ms with the port
+ * pinned to the throughput ring.
  *
  * 2. Steering.  The fanout group's members are, in join order, the
  * low-latency socket (member 0) and the throughput socket (member 1).  The
@@ -63,20 +66,24 @@
  * thread checks before it starts another switch.
  *
  * 4. When to switch.  The PMD only counts; netdev_run() judges counter
- * deltas over a window (2 ms in low-latency mode; in throughput mode at
- * least 4 ms and 4 block timeouts).
- * - To throughput, if any of: the V2 ring dropped frames; in at least 8
- *   polls that returned frames, half or more returned a full batch (the PMD
- *   falls behind); the byte rate would fill a V3 block within 2 ms
- *   (512 KB/ms, about 4 Gbit/s, where V3 carries TCP better).
- * - To low latency, if all of: no V3 block was retired full (only by its
- *   timer, or none at all); fewer frames per ms than half the rate at which
- *   the V2 ring was last found busy (at least 32 frames per ms); a byte rate
- *   under a quarter of the threshold above.
+ * deltas over windows of 2 ms in low-latency mode and of 4 ms (at least 4
+ * block timeouts) in throughput mode.
+ * - To throughput, if in one window any of: the V2 ring dropped frames; in
+ *   at least 8 polls that returned frames, half or more returned a full
+ *   batch (the PMD falls behind); the byte rate would fill a V3 block
+ *   within 2 ms (512 KB/ms, about 4 Gbit/s, where V3 carries TCP better).
+ * - To low latency, once every window for max(20 ms, 8 block timeouts) was
+ *   quiet: no V3 block retired full, fewer frames per ms than half the rate
+ *   at which the V2 ring was last found busy (and than 32), bytes per ms
+ *   under a quarter of the threshold above.  One quiet window is not
+ *   enough: in throughput mode a TCP sender stalls, sending nothing, until
+ *   the tail of its window leaves a block at the timeout, which took up to
+ *   about 8 ms with a 1 ms timeout here.  With a single 4 ms window the
+ *   mode flapped a dozen times per TCP transfer.
  * The factors of 2 and 4 between the two directions are the hysteresis.
  * On top of that a switch holds for 10 ms, and a switch back within four
- * hold times doubles the hold, up to 1 s, so a load right at a threshold
- * cannot make the mode flap.
+ * hold times doubles the hold, up to 250 ms, so a load right at a
+ * threshold cannot make the mode flap quickly.
  *
  * 5. Ring geometry (per rx queue).
  * - Throughput ring, TPACKET_V3: 16 blocks of 1 MB (16 MB), block timeout
@@ -101,7 +108,8 @@
  *   each frame (the vnet header's 10 among them), enough to put back a VLAN
  *   tag and for later push_vlan actions, without touching the kernel's
  *   per-frame header.
- * Total 24 MB of kernel memory per port, plus 1 MB of page tables at most.
+ * Total 24 MB of kernel memory per rx queue, mapped once (about 50 KB of
+ * page tables).
  *
  * 6. Receive.  A batch points into ring memory.  The contract lets the
  * provider reuse it at the next rxq_recv, so slots and blocks are handed
@@ -157,10 +165,10 @@
  * - PMDSWITCH_TPACKET_BLOCK_TIMEOUT_MS=1..10000: the V3 block timeout
  *   (default 1).
  *
- * 10. More than one rx queue (not yet: construct refuses n_rxq > 1).  One
- * group per queue cannot work, since a frame is only ever delivered to one
- * group member per group but every group on the device sees every frame.
- * The extension is one group of 2 * n_rxq members joined in the order
+ * 10. More than one rx queue (not yet: construct refuses n_rxq > 1).  A
+ * group per queue cannot work: every fanout group on a device gets its own
+ * copy of every frame, so each queue would see all traffic.  The
+ * extension is one group of 2 * n_rxq members joined in the order
  * q0-low-latency, q0-throughput, q1-low-latency, ... and a program that
  * returns 2 * (flow hash % n_rxq) + mode[queue], with the per-queue modes
  * compiled in as a jump table (or an eBPF map, with the hash from
@@ -466,24 +474,6 @@ rxq_release(struct netdev_rxq_tpacket *rxq)
     }
 }
 
-/* Puts back the VLAN tag that the kernel passed as metadata.  The kernel
- * computed the vnet header's offsets for the untagged frame, so they move
- * with the tag. */
-static void
-put_vlan_back(struct dp_packet *p, const struct tpacket_frame *f)
-{
-    uint16_t tpid = (f->status & TP_STATUS_VLAN_TPID_VALID
-                     ? f->vlan_tpid : ETH_TYPE_VLAN_8021Q);
-
-    dp_packet_push_vlan(p, tpid, f->vlan_tci);
-    if (p->vnet.flags & VIRTIO_NET_HDR_F_NEEDS_CSUM) {
-        p->vnet.csum_start += VLAN_HEADER_LEN;
-    }
-    if (p->vnet.gso_type != VIRTIO_NET_HDR_GSO_NONE && p->vnet.hdr_len) {
-        p->vnet.hdr_len += VLAN_HEADER_LEN;
-    }
-}
-
 /* Makes the frame at 'slot' described by 'f' the next packet of 'batch',
  * or counts it in 't' and skips it. */
 static inline ALWAYS_INLINE void
@@ -521,7 +511,9 @@ take_frame(struct netdev_rxq_tpacket *rxq, struct dp_batch *batch,
         dp_packet_set_rss_hash(p, f->rxhash);
     }
     if (f->status & TP_STATUS_VLAN_VALID) {
-        put_vlan_back(p, f);
+        dp_packet_push_vlan(p, (f->status & TP_STATUS_VLAN_TPID_VALID
+                                ? f->vlan_tpid : ETH_TYPE_VLAN_8021Q),
+                            f->vlan_tci);
     }
     t->n_bytes += p->size;
     dp_batch_add(batch, p);
@@ -1231,35 +1223,12 @@ netdev_tpacket_get_stats(const struct netdev *netdev,
     }
 }
 
-/* Returns 0 if interface 'name' still has index 'ifindex' and is up with a
- * carrier, ENODEV if it is gone or renamed (our sockets stay bound to the
- * old one), ENETDOWN if it is down.  'fd' is any socket in the interface's
- * namespace. */
-static int
-link_health(int fd, int ifindex, const char *name)
-{
-    struct ifreq ifr;
-
-    memset(&ifr, 0, sizeof ifr);
-    ifr.ifr_ifindex = ifindex;
-    if (ioctl(fd, SIOCGIFNAME, &ifr) || strcmp(ifr.ifr_name, name)) {
-        return ENODEV;
-    }
-    if (ioctl(fd, SIOCGIFFLAGS, &ifr)) {
-        return errno == ENODEV ? ENODEV : ENETDOWN;
-    }
-    if ((ifr.ifr_flags & (IFF_UP | IFF_RUNNING)) != (IFF_UP | IFF_RUNNING)) {
-        return ENETDOWN;
-    }
-    return 0;
-}
-
 static int
 netdev_tpacket_health(const struct netdev *netdev)
 {
     struct netdev_tpacket *dev = netdev_tpacket_cast(netdev);
 
-    return link_health(dev->txqs[0].fd, netdev->ifindex, netdev->name);
+    return netdev_linux_link_health(dev->txqs[0].fd, netdev->ifindex, netdev->name);
 }
 
 /* Returns and clears the error the kernel recorded on receive socket 'fd'
@@ -1294,7 +1263,7 @@ update_link_error(struct netdev_tpacket *dev)
         }
     }
     if (check) {
-        int error = link_health(dev->txqs[0].fd, netdev->ifindex,
+        int error = netdev_linux_link_health(dev->txqs[0].fd, netdev->ifindex,
                                 netdev->name);
 
         /* Read by PMDs; a stale value for a moment is harmless. */

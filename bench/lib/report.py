@@ -5,7 +5,9 @@
 # into the final report.
 #
 #   report.py iperf FILE    iperf3 -J output -> {"value": Gbit/s, ...}
-#   report.py ping FILE     ping output -> {"avg_us", "p50_us", "p99_us", ...}
+#   report.py ping FILE [METRIC]
+#                           ping output -> {"avg_us", "p50_us", "p99_us", ...},
+#                           with "value" the METRIC (avg, p50, p99) if given
 #   report.py summarize SAMPLES META OUT_JSON OUT_MD
 #       SAMPLES: one JSON object a line: switch, workload, run, value (null
 #       when the run failed) and optional details.  META: a JSON object of
@@ -192,12 +194,15 @@ def summarize(samples_path, meta_path, out_json, out_md):
 def main(argv):
     if len(argv) == 3 and argv[1] == "iperf":
         print(json.dumps(parse_iperf(argv[2])))
-    elif len(argv) == 3 and argv[1] == "ping":
-        print(json.dumps(parse_ping(argv[2])))
+    elif len(argv) in (3, 4) and argv[1] == "ping":
+        result = parse_ping(argv[2])
+        if len(argv) == 4:
+            result["value"] = result.get(argv[3] + "_us")
+        print(json.dumps(result))
     elif len(argv) == 6 and argv[1] == "summarize":
         summarize(*argv[2:])
     else:
-        sys.exit("usage: report.py iperf FILE | ping FILE | "
+        sys.exit("usage: report.py iperf FILE | ping FILE [METRIC] | "
                  "summarize SAMPLES META OUT_JSON OUT_MD")
 
 

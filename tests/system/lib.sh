@@ -26,6 +26,8 @@
 #
 # Exit status convention: 0 pass, 1 fail, 77 skip.
 
+# shellcheck shell=bash
+
 PS_LIB_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 PS_SRC_DIR=$(cd "$PS_LIB_DIR/../.." && pwd)
 PS_BUILD=${PMDSWITCH_BUILD:-$PS_SRC_DIR}
@@ -124,7 +126,7 @@ ps__start_time()
 }
 
 # True if process PID is gone or a zombie (exited, not yet reaped).
-ps__exited()
+ps_exited()
 {
     local stat
     stat=$(cat "/proc/$1/stat" 2>/dev/null) || return 0
@@ -146,10 +148,10 @@ ps__terminate()
     ps__same_process "$pid" "$start" || return 0
     kill -TERM "$pid" 2>/dev/null || true
     for ((i = 0; i < 30; i++)); do
-        ps__exited "$pid" && break
+        ps_exited "$pid" && break
         sleep 0.1
     done
-    if ! ps__exited "$pid" && ps__same_process "$pid" "$start"; then
+    if ! ps_exited "$pid" && ps__same_process "$pid" "$start"; then
         kill -KILL "$pid" 2>/dev/null || true
     fi
     wait "$pid" 2>/dev/null || true
@@ -330,7 +332,7 @@ ps_setup()
         ps_fail "objects with prefix '$prefix' already exist:
 $stale"
     fi
-    ps_info "setup: prefix $PS_PREFIX, mode $PS_MODE, logs in $PS_LOG_DIR"
+    ps_info "setup: prefix $PS_PREFIX, logs in $PS_LOG_DIR"
 }
 
 # ps__check_name KIND NAME: fails unless NAME starts with the prefix and
@@ -585,7 +587,7 @@ ps_start_daemon()
         if [[ -s "$pidfile" ]]; then
             break
         fi
-        if ps__exited "$PS_DAEMON_PID"; then
+        if ps_exited "$PS_DAEMON_PID"; then
             local rc=0
             wait "$PS_DAEMON_PID" || rc=$?
             PS_DAEMON_PID=
@@ -621,7 +623,7 @@ ps__show_daemon_output()
 # ps_daemon_running: true while the daemon started by ps_start_daemon runs.
 ps_daemon_running()
 {
-    [[ -n "$PS_DAEMON_PID" ]] && ! ps__exited "$PS_DAEMON_PID"
+    [[ -n "$PS_DAEMON_PID" ]] && ! ps_exited "$PS_DAEMON_PID"
 }
 
 # ps_stop_daemon: sends SIGTERM to the daemon, waits up to 5 s for it to
@@ -631,7 +633,7 @@ ps_stop_daemon()
     local pid=$PS_DAEMON_PID i rc=0 base
     [[ -n "$pid" ]] || ps_fail "ps_stop_daemon: no daemon running"
     base=${PS_DAEMON_LOG%.log}
-    if ps__exited "$pid"; then
+    if ps_exited "$pid"; then
         wait "$pid" || rc=$?
         PS_DAEMON_PID=
         ps__show_daemon_output "$base"
@@ -639,10 +641,10 @@ ps_stop_daemon()
     fi
     kill -TERM "$pid"
     for ((i = 0; i < 50; i++)); do
-        ps__exited "$pid" && break
+        ps_exited "$pid" && break
         sleep 0.1
     done
-    if ! ps__exited "$pid"; then
+    if ! ps_exited "$pid"; then
         kill -KILL "$pid" 2>/dev/null || true
         wait "$pid" 2>/dev/null || true
         PS_DAEMON_PID=
