@@ -222,12 +222,12 @@ EOF
 bench_on_exit()
 {
     local rc=$?
+    set +e
     if [[ -z "$SUMMARIZED" && -s "$SAMPLES" ]]; then
         NOTES+=("incomplete run: the benchmark stopped early (status $rc)")
-        summarize || true
+        summarize
     fi
-    (exit "$rc")
-    ps__on_exit
+    ps_finish "$rc"
 }
 trap bench_on_exit EXIT
 
@@ -295,10 +295,11 @@ vsctl()
 start_ovs()
 {
     local name=$1 tso=$2
-    if [[ ! " ${NOTES[*]} " =~ "polled by the main thread" ]]; then
-        NOTES+=("OVS: system-type ports on the netdev datapath are polled"\
-" by the main thread, not by PMD threads, so all of ovs-vswitchd is"\
-" pinned to core 1 with taskset")
+    local note="OVS: system-type ports on the netdev datapath are polled"
+    note+=" by the main thread, not by PMD threads, so all of ovs-vswitchd"
+    note+=" is pinned to core 1 with taskset"
+    if [[ " ${NOTES[*]} " != *"$note"* ]]; then
+        NOTES+=("$note")
     fi
     topo_switched
     OVS_DIR=$(mktemp -d /tmp/bn-ovs.XXXXXX)

@@ -84,36 +84,39 @@ emc_stage(struct pipeline_ctx *ctx)
     ctx->n_misses = n_misses;
 }
 
-/* Returns the flow SMC names for 'key' if it really matches. */
-static struct dp_flow *
-smc_lookup_verified(struct pmd *pmd, const struct netdev_flow_key *key,
-                    uint16_t in_port)
-{
-    uint32_t idx = smc_lookup(&pmd->smc, key->hash);
-    struct dp_flow *flow;
-
-    if (idx == SMC_INVALID_INDEX) {
-        return NULL;
-    }
-    flow = flow_table_get(&pmd->flows, idx);
-    if (!flow || flow->in_port != in_port
-        || !dpcls_rule_matches_key(&flow->cr, key)) {
-        return NULL;
-    }
-    return flow;
-}
-
+/* SMC lookups for the misses, in three passes so that each pass's memory
+ * loads overlap: prefetch the buckets, read the candidates and prefetch
+ * their flows, then verify each candidate against its flow's masked key (a
+ * signature hit is only a hint).  Done one packet at a time, each hit
+ * waited on three cache misses in a row and lost to a one-subtable dpcls
+ * lookup (bench/micro-caches.c). */
 static void
 smc_stage(struct pipeline_ctx *ctx, uint32_t emc_inv_prob)
 {
+    struct dp_flow *candidates[DP_BATCH_SIZE];
     struct pmd *pmd = ctx->pmd;
     uint32_t n_left = 0;
 
     for (uint32_t m = 0; m < ctx->n_misses; m++) {
-        uint32_t i = ctx->misses[m];
-        struct dp_flow *flow = smc_lookup_verified(pmd, &ctx->keys[i],
-                                                   ctx->in_port);
+        smc_prefetch(&pmd->smc, ctx->keys[ctx->misses[m]].hash);
+    }
+    for (uint32_t m = 0; m < ctx->n_misses; m++) {
+        uint32_t idx = smc_lookup(&pmd->smc, ctx->keys[ctx->misses[m]].hash);
+        struct dp_flow *flow = (idx == SMC_INVALID_INDEX ? NULL
+                                : flow_table_get(&pmd->flows, idx));
+
         if (flow) {
+            PREFETCH(flow);
+            PREFETCH((char *) flow + CACHE_LINE_SIZE);
+        }
+        candidates[m] = flow;
+    }
+    for (uint32_t m = 0; m < ctx->n_misses; m++) {
+        uint32_t i = ctx->misses[m];
+        struct dp_flow *flow = candidates[m];
+
+        if (flow && flow->in_port == ctx->in_port
+            && dpcls_rule_matches_key(&flow->cr, &ctx->keys[i])) {
             ctx->flows[i] = flow;
             emc_probabilistic_insert(pmd->emc, &ctx->keys[i], flow,
                                      emc_inv_prob);

@@ -34,6 +34,13 @@ struct smc_cache {
 void smc_init(struct smc_cache *);
 void smc_uninit(struct smc_cache *);
 
+/* Starts loading the bucket for 'hash' into the cache. */
+static inline void
+smc_prefetch(const struct smc_cache *smc, uint32_t hash)
+{
+    __builtin_prefetch(&smc->buckets[hash & SMC_BUCKET_MASK], 0, 3);
+}
+
 /* Returns the flow-table index cached for 'hash', or SMC_INVALID_INDEX. */
 uint32_t smc_lookup(const struct smc_cache *, uint32_t hash);
 

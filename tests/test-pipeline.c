@@ -93,9 +93,15 @@ make_dp(void)
     return dp;
 }
 
+/* Frees 'pmd' and 'dp', and the flows deleted meanwhile: rcu_barrier()
+ * waits for them only while this thread is offline. */
 static void
-free_dp(struct dp *dp)
+destroy_all(struct dp *dp, struct pmd *pmd)
 {
+    pmd_destroy(pmd);
+    rcu_thread_offline();
+    rcu_barrier();
+    rcu_thread_online();
     ofproto_destroy(dp->ofproto);
     free(dp->name);
     free(dp);
@@ -187,9 +193,7 @@ test_hash_once_and_flood(void)
           + stat(pmd, PMD_STAT_MASKED_HIT) == 3, "cache hits wrong");
     CHECK(pmd->flows.n_flows == 1, "%"PRIu32" flows", pmd->flows.n_flows);
 
-    rcu_barrier();
-    pmd_destroy(pmd);
-    free_dp(dp);
+    destroy_all(dp, pmd);
 }
 
 /* NORMAL's megaflow covers in_port, both MACs and the VLAN ID, and no
@@ -224,9 +228,7 @@ test_mask_minimal(void)
                   PRIx64, i, got, want);
         }
     }
-    rcu_barrier();
-    pmd_destroy(pmd);
-    free_dp(dp);
+    destroy_all(dp, pmd);
 }
 
 /* Runs the caches one stage at a time: with EMC insertion off every hit
@@ -261,9 +263,7 @@ test_cache_stages(void)
           stat(pmd, PMD_STAT_EMC_HIT));
     CHECK(stat(pmd, PMD_STAT_MISS) == 1, "misses %"PRIu64,
           stat(pmd, PMD_STAT_MISS));
-    rcu_barrier();
-    pmd_destroy(pmd);
-    free_dp(dp);
+    destroy_all(dp, pmd);
 }
 
 /* When B moves from port 1 to port 2, the flow that sent A's traffic to
@@ -291,9 +291,7 @@ test_mac_move(void)
           "no flow invalidated after the move");
     out = run_one(pmd, make_udp(&f, mac_a, mac_b, 1, 0));
     CHECK(out == 0x4, "A->B after move went to 0x%x, want port 2", out);
-    rcu_barrier();
-    pmd_destroy(pmd);
-    free_dp(dp);
+    destroy_all(dp, pmd);
 }
 
 /* A flow idle for longer than the idle timeout is deleted; a busy one
@@ -326,9 +324,7 @@ test_idle_expiry(void)
     run_one(pmd, make_udp(&f, mac_a, mac_bcast, 1, 0));
     CHECK(stat(pmd, PMD_STAT_MISS) == 2, "misses %"PRIu64,
           stat(pmd, PMD_STAT_MISS));
-    rcu_barrier();
-    pmd_destroy(pmd);
-    free_dp(dp);
+    destroy_all(dp, pmd);
 }
 
 int

@@ -28,6 +28,10 @@
 
 # shellcheck shell=bash
 
+# A failing $(...) inside an assignment must stop the test, also within
+# functions that are themselves run in $(...).
+shopt -s inherit_errexit
+
 PS_LIB_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 PS_SRC_DIR=$(cd "$PS_LIB_DIR/../.." && pwd)
 PS_BUILD=${PMDSWITCH_BUILD:-$PS_SRC_DIR}
@@ -39,6 +43,8 @@ PS_DAEMON_PID=
 PS_DAEMON_LOG=
 PS_DAEMON_SEQ=0
 PS_BG_PID=
+PS_HAVE_UNIXCTL=
+PS_UNIXCTL_ARGS=()
 PS_CLEANED=
 # Each element is "KIND VALUE [START_TIME]"; KIND is pid, link, ns or dir.
 PS_RECORDS=()
@@ -247,7 +253,16 @@ ps_teardown()
 
 ps__on_exit()
 {
-    local rc=$?
+    ps_finish $?
+}
+
+# ps_finish RC: undoes everything, checks nothing with our prefix is left
+# (else RC becomes 1), and exits with RC.  The EXIT trap calls it; a script
+# with an EXIT trap of its own must call it last.
+ps_finish()
+{
+    local rc=$1
+    set +e
     trap - EXIT INT TERM
     if [[ -z "$PS_CLEANED" ]]; then
         PS_CLEANED=1
@@ -551,6 +566,23 @@ with open(path, "w") as f:
 EOF
 }
 
+# ps_unixctl_args PATH: sets the array PS_UNIXCTL_ARGS to "--unixctl=PATH"
+# if the daemon has that option (a build without it would reject it), else
+# to nothing.
+ps_unixctl_args()
+{
+    if [[ -z "${PS_HAVE_UNIXCTL:-}" ]]; then
+        PS_HAVE_UNIXCTL=no
+        if "$PS_DAEMON" --help 2>&1 | grep -q -- '--unixctl'; then
+            PS_HAVE_UNIXCTL=yes
+        fi
+    fi
+    PS_UNIXCTL_ARGS=()
+    if [[ $PS_HAVE_UNIXCTL == yes ]]; then
+        PS_UNIXCTL_ARGS=("--unixctl=$1")
+    fi
+}
+
 # ps_start_daemon CONFIG [ARG...]: starts pmdswitchd in the background with
 # a pidfile, log file and unixctl socket of its own, and waits up to 10 s
 # for the pidfile (written once every port is open and the PMDs run).
@@ -576,9 +608,10 @@ ps_start_daemon()
     if [[ -n "${PS_DAEMON_ARGS:-}" ]]; then
         read -r -a extra <<<"$PS_DAEMON_ARGS"
     fi
+    ps_unixctl_args "$rundir/pmdswitchd.ctl"
     ps_info "starting $PS_DAEMON --config $config"
     "$PS_DAEMON" --config "$config" --pidfile="$pidfile" \
-        --log-file="$PS_DAEMON_LOG" --unixctl "$rundir/pmdswitchd.ctl" \
+        --log-file="$PS_DAEMON_LOG" "${PS_UNIXCTL_ARGS[@]}" \
         "${extra[@]}" "$@" >"$base.stderr" 2>&1 &
     PS_DAEMON_PID=$!
     ps_record_pid "$PS_DAEMON_PID"
@@ -661,8 +694,9 @@ ps_stop_daemon()
 }
 
 # ps_stat port NAME FIELD | ps_stat pmd FIELD: prints a counter from the
-# "stats:" lines the last daemon logged on exit: the port's value, or the
-# sum over all PMDs.  Fails if the line or the field is missing.
+# "|INFO|stats: port NAME ..." / "|INFO|stats: pmd CORE ..." lines the last
+# daemon logged on exit: the port's value, or the sum over all PMDs.
+# Fails if the line or the field is missing.
 ps_stat()
 {
     local kind=$1 name field value
@@ -675,11 +709,13 @@ ps_stat()
     [[ -f "${PS_DAEMON_LOG:-}" ]] || ps_fail "ps_stat: no daemon log"
     if ! value=$(awk -v kind="$kind" -v name="$name" -v field="$field" '
         {
-            i = index($0, "|pmd|INFO|stats: " kind " ")
+            # The module name before "|INFO|" does not matter.
+            tag = "|INFO|stats: " kind " "
+            i = index($0, tag)
             if (i == 0) {
                 next
             }
-            n = split(substr($0, i + length("|pmd|INFO|stats: " kind " ")), t, " ")
+            n = split(substr($0, i + length(tag)), t, " ")
             if (kind == "port" && t[1] != name) {
                 next
             }

@@ -76,8 +76,9 @@ expect_error()
     err=$PS_LOG_DIR/$name.stderr
     out=$PS_LOG_DIR/$name.stdout
     before=$(our_objects)
+    ps_unixctl_args "$RUN_DIR/$name.ctl"
     timeout -k 2 10 "$@" "$PS_DAEMON" --config "$config" \
-        --pidfile="$RUN_DIR/$name.pid" --unixctl "$RUN_DIR/$name.ctl" \
+        --pidfile="$RUN_DIR/$name.pid" "${PS_UNIXCTL_ARGS[@]}" \
         >"$out" 2>"$err" || rc=$?
     after=$(our_objects)
     ps_info "$name: exit status $rc, stderr:"

@@ -94,9 +94,11 @@ ps_stop_daemon
 ps_check_log
 
 for port in p1 p2; do
-    ps_info "$port: rx_packets=$(ps_stat port "$port" rx_packets)" \
-        "tx_packets=$(ps_stat port "$port" tx_packets)" \
-        "rx_truncated=$(ps_stat port "$port" rx_truncated)" \
-        "tx_too_big=$(ps_stat port "$port" tx_too_big)"
+    line="$port:"
+    for field in rx_packets tx_packets rx_truncated tx_too_big; do
+        value=$(ps_stat port "$port" "$field")
+        line+=" $field=$value"
+    done
+    ps_info "$line"
 done
 ps_info "PASS"

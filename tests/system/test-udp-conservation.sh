@@ -74,17 +74,31 @@ ps_check_log
 
 grep -E '\|stats: ' "$PS_DAEMON_LOG" >&2 || true
 
+# stat_sum KIND [NAME] FIELD...: the sum of ps_stat KIND [NAME] FIELD.
+stat_sum()
+{
+    local -a what=("$1")
+    local sum=0 field value
+    shift
+    if [[ ${what[0]} == port ]]; then
+        what+=("$1")
+        shift
+    fi
+    for field in "$@"; do
+        value=$(ps_stat "${what[@]}" "$field")
+        sum=$((sum + value))
+    done
+    echo "$sum"
+}
 # port_drops PORT: the port's tx drop counters, summed.
 port_drops()
 {
-    echo $(($(ps_stat port "$1" tx_queue_full) + $(ps_stat port "$1" tx_too_big) +
-        $(ps_stat port "$1" tx_port_down) + $(ps_stat port "$1" tx_errors)))
+    stat_sum port "$1" tx_queue_full tx_too_big tx_port_down tx_errors
 }
 # port_rx_drops PORT: the port's rx drop counters, summed.
 port_rx_drops()
 {
-    echo $(($(ps_stat port "$1" rx_ring_full) + $(ps_stat port "$1" rx_truncated) +
-        $(ps_stat port "$1" rx_errors)))
+    stat_sum port "$1" rx_ring_full rx_truncated rx_errors
 }
 rx_a=$(ps_stat port p1 rx_packets)
 rx_b=$(ps_stat port p2 rx_packets)
@@ -94,10 +108,10 @@ drops_a=$(port_drops p1)
 drops_b=$(port_drops p2)
 rx_drops_a=$(port_rx_drops p1)
 rx_drops_b=$(port_rx_drops p2)
-pmd_drops=$(($(ps_stat pmd drop_flow_action) + $(ps_stat pmd drop_upcall_failed)))
+pmd_drops=$(stat_sum pmd drop_flow_action drop_upcall_failed)
 received=$(ps_stat pmd packets_received)
 extracted=$(ps_stat pmd extract_calls)
-hashed=$(($(ps_stat pmd rss_hash_computed) + $(ps_stat pmd rss_hash_kernel)))
+hashed=$(stat_sum pmd rss_hash_computed rss_hash_kernel)
 
 ps_info "p1: rx=$rx_a tx=$tx_a tx_drops=$drops_a rx_drops=$rx_drops_a"
 ps_info "p2: rx=$rx_b tx=$tx_b tx_drops=$drops_b rx_drops=$rx_drops_b"
