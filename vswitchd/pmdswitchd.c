@@ -313,7 +313,9 @@ main(int argc, char *argv[])
     dp = dp_create(cfg, &error);
     config_destroy(cfg);
     if (!dp) {
-        VLOG_ERR("%s", error);
+        if (opts.log_file) {
+            VLOG_ERR("%s", error);    /* The console gets it just below. */
+        }
         ovs_fatal(0, "pmdswitchd: %s", error);
     }
     if (opts.pidfile) {
