@@ -58,7 +58,7 @@ struct flow {
     struct eth_addr arp_sha;
     struct eth_addr arp_tha;
     uint32_t pad13;
-};
+} __attribute__((aligned(8)));   /* Read as 64-bit words. */
 
 #define FLOW_U64S (sizeof(struct flow) / 8)
 BUILD_ASSERT_DECL(sizeof(struct flow) % 8 == 0);
