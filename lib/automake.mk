@@ -2,6 +2,8 @@ noinst_LIBRARIES += lib/libpmdswitch.a
 lib_libpmdswitch_a_SOURCES = \
 	lib/compiler.h \
 	lib/config.c lib/config.h \
+	lib/config-check.c lib/config-check.h \
+	lib/config-other.c lib/config-other.h \
 	lib/coverage.c lib/coverage.h \
 	lib/dp.c lib/dp.h \
 	lib/dp-batch.h \
@@ -10,10 +12,12 @@ lib_libpmdswitch_a_SOURCES = \
 	lib/emc.c lib/emc.h \
 	lib/flow.c lib/flow.h \
 	lib/hash.c lib/hash.h \
+	lib/json-pos.c lib/json-pos.h \
 	lib/mac-learning.c lib/mac-learning.h \
 	lib/miniflow.c lib/miniflow.h \
 	lib/netdev.c lib/netdev.h lib/netdev-provider.h \
 	lib/netdev-linux.c \
+	lib/netdev-mmsg-rx.c lib/netdev-mmsg-rx.h \
 	lib/netdev-mmsg.c \
 	lib/packets.h \
 	lib/pipeline.c lib/pipeline.h \

@@ -1,36 +1,48 @@
 /*
  * Copyright (c) 2026 The pmdswitch authors.  SPDX-License-Identifier: Apache-2.0
  *
- * The "tpacket" port provider: zero-copy receive from memory-mapped
- * AF_PACKET rings, transmit by sendmmsg().
+ * The "tpacket" port provider: receive from a memory-mapped TPACKET_V3
+ * AF_PACKET ring under load and from a plain packet socket by recvmmsg()
+ * otherwise, transmit by sendmmsg().
  *
  * DESIGN NOTE
  *
  * Summary.  Each rx queue owns two receive sockets on its interface, in one
- * PACKET_FANOUT_CBPF group: a low-latency socket with a TPACKET_V2 ring and
- * a throughput socket with a TPACKET_V3 ring.  A one-instruction classic
- * BPF program, swapped at run time, tells the kernel which of the two to
- * fill.  At low rates frames go to the V2 ring, where the PMD sees each one
- * as soon as the kernel has written it (ping through the switch is not
- * delayed by the V3 block timeout); under load they go to the V3 ring,
- * whose 1 MB blocks carry the most frames per cache miss and per status
- * word.  A switch never duplicates, loses or reorders a frame.  Each tx
- * queue sends with sendmmsg() on a transmit-only socket, straight from the
- * receive ring slot.
+ * PACKET_FANOUT_CBPF group: a low-latency socket without a ring, read with
+ * recvmmsg(), and a throughput socket with a TPACKET_V3 ring.  A
+ * one-instruction classic BPF program, swapped at run time, tells the
+ * kernel which of the two to deliver to.  Light traffic and large-frame
+ * TCP go to the low-latency socket, which hands each frame over as soon as
+ * it is queued (no block timeout) and has the kernel copy it on the PMD's
+ * own core; floods of small frames (judged by frames per ms and by full
+ * batches, never by bytes) go to the V3 ring, whose 1 MB blocks carry them
+ * with no system call, already copied on the sender's core.  A switch
+ * never duplicates, loses or reorders a frame.
+ * Each tx queue sends with sendmmsg() on a transmit-only socket, for the
+ * ring straight from the receive slot.
  *
- * 1. Why two rings.  A V3 block reaches userspace only when it is full or
- * its retire timer fires, and the timer is at least 1 ms.  At low rates
- * every frame waits for the timer: ping through the switch takes about
- * 2 ms, and TCP, whose ACKs are sparse, slows down.  A V2 ring has a status
- * word per slot that the kernel sets right after writing the frame, so the
- * PMD finds a frame with one memory read, no system call and no timer.  But
- * V2 slots have one fixed size, which must hold a 64 KB GSO frame, so a V2
- * ring holds few frames and costs a status cache line per frame, while V3
- * packs frames back to back (TCP measured 15-19 Gbit/s with 1 MB V3 blocks
- * against 12.6 with V2).  Neither wins everywhere, so we use both.
- * Measured through a two-port forwarder (flood ping, shared machine):
- * 10-20 us round trip in low-latency mode, against 2-4 ms with the port
- * pinned to the throughput ring.
+ * 1. Why two sockets.  A V3 block reaches userspace only when it is full or
+ * its retire timer fires, and the timer is at least 1 ms: at low rates
+ * every frame would wait for it (ping through the switch about 2 ms, and
+ * TCP, whose ACKs are sparse, slows down).  So sparse traffic needs a path
+ * without a timer.  That path used to be a TPACKET_V2 ring, but on veth
+ * the copy into any packet socket ring runs in the softirq of the CPU that
+ * transmitted into the veth, the traffic generator's: with rings only, all
+ * the receive copying lands on the sender's core.  A plain socket only
+ * queues a reference to the skb there; recvmmsg() makes the copy on the
+ * PMD's core.  For 64 KB GSO frames the copy is most of the work, and
+ * moving it off the sender wins: one iperf3 TCP stream through the switch
+ * (switch on core 1, both endpoints on core 0) measured 10.6 Gbit/s with
+ * the V2 ring, 10.4-13.7 with the V3 ring, 14.0-15.1 with recvmmsg, 13.8
+ * for a direct veth pair.  For 64-byte frames the per-frame cost of the
+ * system call path is what limits, and the ring wins: 0.329 Mpps against
+ * 0.197.  Ping p50 was the same on both paths (21-30 us ring, 23 us
+ * recvmmsg), against 2-4 ms with the port pinned to the V3 ring.  With
+ * the plain socket in place of the V2 ring (same setup, median of 3):
+ * TCP 15.8 Gbit/s instead of 9.6 (the mmsg provider: 15.8-16.1), ping p50
+ * 18 us instead of 19, 64-byte frames 0.304 Mpps instead of 0.320.  The
+ * last is the price of the design: the other, idle port's low-latency
+ * socket costs a system call per poll where the V2 ring cost a load.
  *
  * 2. Steering.  The fanout group's members are, in join order, the
  * low-latency socket (member 0) and the throughput socket (member 1).  The
@@ -41,92 +53,114 @@
  * program with RCU and, because there was an old one, calls
  * synchronize_net() before the setsockopt returns.  Every delivery runs
  * inside an RCU read-side section (the receive core's rcu_read_lock() with
- * bottom halves off, from demux through the ring write and status update),
- * so when the call returns, every frame the old program chose is complete
- * in the old ring, and every later frame goes to the new one.  The PMD
- * therefore reads the old ring dry and only then the new one: no frame is
- * read twice or out of order.
+ * bottom halves off, from demux through queueing the skb or writing the
+ * ring), so when the call returns, every frame the old program chose is
+ * queued on the old socket, and every later frame goes to the new one.  The
+ * PMD therefore reads the old socket dry and only then the new one: no
+ * frame is read twice or out of order.
  *
  * 3. The switch handshake.  setsockopt() can sleep for a grace period, so
  * only the control thread (netdev_run(), at least every ms) calls it.  It
  * then publishes the new mode in 'steer' with a release store.  The PMD
  * loads 'steer' with acquire at the start of each rxq_recv and, while it
- * differs from the ring it reads ('mode'), drains the old ring first:
- * - Low-latency to throughput: read V2 slots until the slot at the cursor
- *   belongs to the kernel.  No frame can still be on its way there.
+ * differs from the socket it reads ('mode'), drains the old one first:
+ * - Low-latency to throughput: recvmmsg() until it fails with EAGAIN.
+ *   Everything steered there is queued already, so an empty queue stays
+ *   empty.  (A short count is not enough: recvmmsg() also stops early on a
+ *   pending socket error, such as ENETDOWN, with frames still queued.)
  * - Throughput to low-latency: read retired V3 blocks; when the block at
  *   the cursor still belongs to the kernel, it is the block the kernel has
  *   open.  Its num_pkts, read as a hint, says whether frames steered before
  *   the switch wait in it.  If 0, the ring is dry; otherwise the block's
  *   timer retires it within one timeout and the PMD keeps waiting for it,
- *   delivering nothing from the V2 ring meanwhile.  (After a ring overrun
- *   num_pkts may be stale; the kernel's timer reopens such a block, which
- *   zeroes it, so the wait is still bounded by the timeout.)
- * Then the PMD sets 'mode' and copies it to 'pmd_mode', which the control
+ *   delivering nothing from the low-latency socket meanwhile.  (After a
+ *   ring overrun num_pkts may be stale; the kernel's timer reopens such a
+ *   block, which zeroes it, so the wait is still bounded by the timeout.)
+ * Within one call the PMD moves on to the new socket as soon as the old one
+ * is dry, sets 'mode' and copies it to 'pmd_mode', which the control
  * thread checks before it starts another switch.
  *
- * 4. When to switch.  The PMD only counts; netdev_run() judges counter
- * deltas over windows of 2 ms in low-latency mode and of 4 ms (at least 4
- * block timeouts) in throughput mode.
- * - To throughput, if in one window any of: the V2 ring dropped frames; in
- *   at least 8 polls that returned frames, half or more returned a full
- *   batch (the PMD falls behind); the byte rate would fill a V3 block
- *   within 2 ms (512 KB/ms, about 4 Gbit/s, where V3 carries TCP better).
- * - To low latency, once every window for max(20 ms, 8 block timeouts) was
- *   quiet: no V3 block retired full, fewer frames per ms than half the rate
- *   at which the V2 ring was last found busy (and than 32), bytes per ms
- *   under a quarter of the threshold above.  One quiet window is not
- *   enough: in throughput mode a TCP sender stalls, sending nothing, until
- *   the tail of its window leaves a block at the timeout, which took up to
- *   about 8 ms with a 1 ms timeout here.  With a single 4 ms window the
- *   mode flapped a dozen times per TCP transfer.
- * The factors of 2 and 4 between the two directions are the hysteresis.
- * On top of that a switch holds for 10 ms, and a switch back within four
- * hold times doubles the hold, up to 250 ms, so a load right at a
+ * 4. When to switch.  What matters is the cost per frame, not per byte: on
+ * the low-latency socket the PMD pays a share of a system call, an skb and
+ * the copy for each frame; on the ring it reads a header, and the copy was
+ * made on the sender's core.  For a 64 KB GSO frame the copy dominates and
+ * is better made on the PMD's core; for a 64-byte frame the fixed cost is
+ * all there is.  The PMD only counts; netdev_run() judges counter deltas
+ * over windows of 2 ms in low-latency mode and of 4 ms (at least 4 block
+ * timeouts) in throughput mode.
+ * - To throughput, if in one window either
+ *   (a) at least 100 frames per ms arrived (100,000 frames/s), or
+ *   (b) in at least 8 polls that returned frames, half or more returned a
+ *   full batch of 32 (the PMD falls behind), and the frames averaged at
+ *   most 2 KB (no GSO frames among most of them).
+ *   A 64-byte flood (300,000 frames/s and more) meets (a) at once, and (b)
+ *   as soon as the PMD lags.  One TCP stream with default offloads sends
+ *   64 KB GSO frames: at 14 Gbit/s about 27,000 per second, 27 per ms, far
+ *   below (a) (64 KB frames would need 52 Gbit/s to reach it).  Measured
+ *   at 11-14 Gbit/s: 26,000 frames/s of 62 KB on average, 1.3 frames per
+ *   busy poll, 56 full batches in 300,000 busy polls; its ACKs, on the
+ *   other port, 7,500 frames/s.  (b) leaves large frames alone even when
+ *   the PMD lags: on the ring their copy would move back to the sender's
+ *   core, which measured slower (see 1).  TCP with the sender's offloads
+ *   off (MTU frames, about 165,000 per second at 2 Gbit/s) meets (a); the
+ *   ring measured better for it too (2.5 against 1.9 Gbit/s).
+ * - To low latency, once every window for max(20 ms, 8 block timeouts) had
+ *   fewer frames per ms than half the rate of the window that caused the
+ *   switch, capped at half of (a) and at least 16: between 50 and 32 per
+ *   ms for switches by (a) or (b) in a 2 ms window.  So a large-frame TCP
+ *   stream that shared the ring with a flood comes back once the flood
+ *   ends.  One quiet window is not enough: in throughput mode a TCP sender
+ *   stalls, sending nothing, until the tail of its window leaves a block
+ *   at the timeout, which took up to about 8 ms with a 1 ms timeout here.
+ *   With a single 4 ms window the mode flapped a dozen times per transfer.
+ * Neither direction looks at bytes per second: that would send large-frame
+ * TCP to the ring and keep it there.  On top of the factor of 2 between
+ * the two directions, a switch holds for 10 ms, and a switch back within
+ * four hold times doubles the hold, up to 250 ms, so a load right at a
  * threshold cannot make the mode flap quickly.
  *
- * 5. Ring geometry (per rx queue).
+ * 5. Memory (per rx queue).
  * - Throughput ring, TPACKET_V3: 16 blocks of 1 MB (16 MB), block timeout
- *   1 ms.  1 MB blocks measured best for TCP (the kernel retires and wakes
- *   per block; 1-4 MB all did well) and a block holds a 64 KB GSO frame
- *   many times over.  16 blocks buffer about 8 ms of 17 Gbit/s TCP, or
- *   about 75,000 64-byte frames (224 bytes of slot each).  The timeout only
- *   bounds the tail of a burst and the drain on a switch back, since
- *   sparse traffic goes to the other ring; 1 ms is the kernel's minimum.
- * - Low-latency ring, TPACKET_V2: 8 blocks of 1 MB, 15 slots of 65,760
- *   bytes each, 120 slots (8 MB).  A slot holds the largest frame we accept
- *   (64 KB GSO plus Ethernet header and two VLAN tags, 65,600 bytes) after
- *   the kernel's header, sockaddr_ll, PACKET_RESERVE and vnet header, so
- *   TCP at low rates needs no copy or segmentation.  Blocks are 1 MB
- *   because the kernel allocates each block as a power-of-two run of
- *   pages: 15 slots use 94% of it, while one-slot blocks would waste
- *   half.  120 slots are far more than a low-rate port has in flight, and
- *   a burst that fills them is exactly when the throughput ring takes
- *   over.
- * - PACKET_RESERVE of DP_PACKET_HEADROOM (64) bytes: with the gap the
- *   kernel leaves before a 14-byte MAC header, 88 writable bytes precede
- *   each frame (the vnet header's 10 among them), enough to put back a VLAN
- *   tag and for later push_vlan actions, without touching the kernel's
- *   per-frame header.
- * Total 24 MB of kernel memory per rx queue, mapped once (about 50 KB of
- * page tables).
+ *   1 ms.  1 MB blocks measured best for bulk traffic (the kernel retires
+ *   and wakes per block; 1-4 MB all did well) and a block holds a 64 KB
+ *   GSO frame many times over.  16 blocks hold about 75,000 64-byte frames
+ *   (224 bytes of slot each), 0.2 s of the flood that brings a port here.
+ *   The timeout only bounds the tail of a burst and the drain on a switch
+ *   back, since sparse traffic goes to the other socket; 1 ms is the
+ *   kernel's minimum.
+ * - PACKET_RESERVE of DP_PACKET_HEADROOM (64) bytes on the ring: with the
+ *   gap the kernel leaves before a 14-byte MAC header, 88 writable bytes
+ *   precede each frame (the vnet header's 10 among them), enough to put
+ *   back a VLAN tag and for later push_vlan actions, without touching the
+ *   kernel's per-frame header.
+ * - Low-latency socket: a 16 MB receive buffer (8 MB forced past
+ *   rmem_max by netdev_linux_packet_socket(), doubled by the kernel),
+ *   charged per queued skb: a few hundred 64 KB frames or some ten
+ *   thousand small ones.  It must absorb a flood for as long as a switch
+ *   to the ring takes (a window, then an RCU grace period, with the
+ *   control thread sharing a busy core); its kernel drops are counted.
+ *   The recvmmsg() receiver has 32 buffers of 65,728 bytes (2 MB of
+ *   process memory).
  *
- * 6. Receive.  A batch points into ring memory.  The contract lets the
- * provider reuse it at the next rxq_recv, so slots and blocks are handed
- * back (status TP_STATUS_KERNEL, release store) at the start of the next
- * call: V2 slots one by one, a V3 block only once every frame in it has
- * been read, possibly over several calls (a cursor keeps the place in a
- * half-read block).  Per frame: the 10-byte virtio_net_hdr just before the
- * MAC header is copied into the packet first (putting a VLAN tag back
- * moves the MAC addresses over it); a VLAN tag the kernel passed as
- * metadata is put back in the frame (TPID from the kernel, else 0x8100),
- * and the vnet header's offsets move with it; the kernel's rxhash becomes
- * the RSS hash (V3 only: a V2 slot has no hash field).  Dropped and
- * counted: truncated frames (snaplen < len) as rx_truncated, runts as
+ * 6. Receive.  A batch points into provider memory, valid until the next
+ * rxq_recv.  The low-latency socket is read by the receiver shared with
+ * the mmsg provider (netdev-mmsg-rx.c): the kernel scatters the vnet header
+ * into the packet and the frame into a buffer after VLAN headroom, and a
+ * VLAN tag from PACKET_AUXDATA is put back.  From the ring, blocks are
+ * handed back (status TP_STATUS_KERNEL, release store) at the start of the
+ * next call, a block only once every frame in it has been read, possibly
+ * over several calls (a cursor keeps the place in a half-read block).  Per
+ * ring frame: the 10-byte virtio_net_hdr just before the MAC header is
+ * copied into the packet first (putting a VLAN tag back moves the MAC
+ * addresses over it); a VLAN tag the kernel passed as metadata is put back
+ * in the frame (TPID from the kernel, else 0x8100), and the vnet header's
+ * offsets move with it; the kernel's rxhash becomes the RSS hash.  On both
+ * paths, dropped and counted: truncated frames as rx_truncated, runts as
  * rx_errors, frames the port itself sent (PACKET_OUTGOING, normally kept
- * out by the group's PACKET_FANOUT_FLAG_IGNORE_OUTGOING) in a status
- * counter.  Kernel drops (PACKET_STATISTICS, reset on read) of both
- * sockets are accumulated into rx_ring_full by netdev_run().
+ * out by the group's PACKET_FANOUT_FLAG_IGNORE_OUTGOING; older kernels
+ * lack it) in a status counter.  Kernel drops (PACKET_STATISTICS, reset
+ * on read) of both sockets are accumulated into rx_ring_full by
+ * netdev_run().
  *
  * 7. Transmit: sendmmsg() with the vnet header in front of each frame, on
  * a per-tx-queue socket bound with protocol 0 (it receives nothing).  On
@@ -135,7 +169,12 @@
  *
  * 8. Kernel facts relied on, checked against net/packet/af_packet.c:
  * - fanout_demux_bpf() returns the program's result modulo num_members,
- *   and 0 when no program is set.
+ *   and 0 when no program is set.  Each member gets the frame through its
+ *   own receive function, so ring and ringless members mix in a group.
+ * - packet_rcv() (no ring) only queues the skb, a clone if it is shared;
+ *   the copy to userspace happens in recvmsg().  tpacket_rcv() copies into
+ *   the ring in the delivering softirq.  Both run under the RCU read lock
+ *   of the device's receive path.
  * - __fanout_link() appends a member at f->arr[num_members]; unlinking
  *   moves the last member into the hole.  A link down unlinks every member
  *   and a link up relinks them in the order of the namespace's socket list,
@@ -148,10 +187,13 @@
  * - PACKET_VERSION, PACKET_VNET_HDR and PACKET_RESERVE must precede
  *   PACKET_RX_RING (EBUSY after); the ring must precede joining the group
  *   (setting a ring re-registers the socket, which would relink it last).
+ *   Joining needs a bound socket.
  * - A V3 block is retired by its timer only if it holds frames, and the
  *   timer reopens a block that was freed while the ring was frozen; a block
- *   is opened with num_pkts 0.  V2 slots get their status last, after an
- *   smp_mb().
+ *   is opened with num_pkts 0.
+ * - recvmmsg() with MSG_DONTWAIT fails with EAGAIN only when the queue is
+ *   empty; a pending sk_err is returned (and cleared) before the queue is
+ *   looked at.
  * - PACKET_FANOUT_FLAG_UNIQUEID makes the kernel pick a group id unused in
  *   the namespace (read back with getsockopt(PACKET_FANOUT)); groups must
  *   agree on flags, so the second socket joins with the same flags.
@@ -177,7 +219,9 @@
  *
  * 11. Limits.  The RSS hash is the kernel's only in throughput mode; in
  * low-latency mode packets carry none and the datapath computes its own,
- * so a flow's hash can differ between modes.
+ * so a flow's hash can differ between modes.  In low-latency mode the
+ * receive copy costs PMD cycles that the ring would leave to the sender;
+ * with many busy large-frame ports on one PMD, (b) does not move them.
  */
 #include <autoconf.h>
 
@@ -186,13 +230,11 @@
 #include "netdev-provider.h"
 
 #include <errno.h>
-#include <net/if.h>
 #include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -201,6 +243,7 @@
 #include <linux/if_ether.h>
 #include <linux/if_packet_compat.h>
 #include <linux/virtio_net.h>
+#include "netdev-mmsg-rx.h"
 #include "packets.h"
 #include "util.h"
 #include "vlog.h"
@@ -214,27 +257,12 @@ VLOG_DEFINE_THIS_MODULE(netdev_tpacket);
 /* Headroom the kernel leaves before the vnet header of each frame. */
 #define TPACKET_RESERVE DP_PACKET_HEADROOM
 
-/* Throughput ring (TPACKET_V3); see "Ring geometry". */
+/* Throughput ring (TPACKET_V3); see "Memory". */
 #define TPACKET_TP_BLOCK_SIZE (1u << 20)
 #define TPACKET_TP_N_BLOCKS 16
 #define TPACKET_TP_TIMEOUT_MS 1
 #define TPACKET_TP_TIMEOUT_MAX_MS 10000
 
-/* Low-latency ring (TPACKET_V2).  A slot's MAC header starts at most this
- * far in: the kernel's header and sockaddr_ll with at least 16 bytes for
- * the link-layer header, aligned, then the reserve and the vnet header. */
-#define TPACKET_LL_MAC_MAX (TPACKET_ALIGN(TPACKET2_HDRLEN + 16)          \
-                            + TPACKET_RESERVE                           \
-                            + sizeof(struct virtio_net_hdr))
-#define TPACKET_LL_SLOT_SIZE TPACKET_ALIGN(TPACKET_LL_MAC_MAX             \
-                                           + TPACKET_FRAME_MAX)
-#define TPACKET_LL_BLOCK_SIZE (1u << 20)
-#define TPACKET_LL_N_BLOCKS 8
-#define TPACKET_LL_SLOTS_PER_BLOCK                                      \
-    (TPACKET_LL_BLOCK_SIZE / TPACKET_LL_SLOT_SIZE)
-#define TPACKET_LL_N_SLOTS (TPACKET_LL_SLOTS_PER_BLOCK * TPACKET_LL_N_BLOCKS)
-
-BUILD_ASSERT_DECL(TPACKET_LL_N_SLOTS >= 2 * DP_BATCH_SIZE);
 BUILD_ASSERT_DECL(TPACKET_TP_BLOCK_SIZE > 4 * TPACKET_FRAME_MAX);
 BUILD_ASSERT_DECL(DP_PACKET_HEADROOM >= VLAN_HEADER_LEN);
 
@@ -242,16 +270,17 @@ BUILD_ASSERT_DECL(DP_PACKET_HEADROOM >= VLAN_HEADER_LEN);
 #define TPACKET_LL_WINDOW_MS 2
 #define TPACKET_TP_WINDOW_MIN_MS 4
 #define TPACKET_QUIET_MIN_MS 20
+#define TPACKET_BUSY_FRAMES_PER_MS 100
 #define TPACKET_MIN_BUSY_POLLS 8
-#define TPACKET_BUSY_BYTES_PER_MS (TPACKET_TP_BLOCK_SIZE / 2)
-#define TPACKET_QUIET_FRAMES_PER_MS 32
+#define TPACKET_SMALL_FRAME_BYTES 2048
+#define TPACKET_QUIET_FRAMES_PER_MS_MIN 16
 #define TPACKET_HOLD_MIN_MS 10
 #define TPACKET_HOLD_MAX_MS 250
 
 /* Receive modes.  A mode's value is also the fanout member index of its
  * socket, which is what the steering program returns. */
 enum tpacket_mode {
-    TPACKET_LOW_LATENCY = 0,    /* TPACKET_V2 ring. */
+    TPACKET_LOW_LATENCY = 0,    /* Plain socket, recvmmsg(). */
     TPACKET_THROUGHPUT = 1,     /* TPACKET_V3 ring. */
     TPACKET_N_MODES
 };
@@ -261,18 +290,6 @@ enum tpacket_mode {
 
 static const char *const tpacket_mode_names[TPACKET_N_MODES] = {
     "low-latency", "throughput",
-};
-
-/* The low-latency socket's ring: fixed-size slots, each with its own
- * status word.  PMD only after construction. */
-struct tpacket_ring_v2 {
-    uint8_t *map;               /* mmap()ed ring. */
-    size_t map_size;            /* Bytes mapped. */
-    uint8_t **slots;            /* Start of each slot, in ring order. */
-    uint32_t n_slots;
-    uint32_t head;              /* Next slot to read. */
-    uint32_t n_held;            /* Slots before 'head' read by the last
-                                 * call and not yet given back. */
 };
 
 /* The throughput socket's ring: the kernel fills a block and hands it over
@@ -292,10 +309,12 @@ struct tpacket_ring_v3 {
 /* Counters beyond struct netdev_stats.  Written by the rx queue's PMD with
  * netdev_counter_add(), read by anyone with netdev_counter_read(). */
 struct tpacket_rx_counters {
-    uint64_t frames[TPACKET_N_MODES]; /* Frames delivered, per ring. */
-    uint64_t outgoing;          /* Frames the port sent, skipped. */
-    uint64_t losing;            /* Slots or blocks with TP_STATUS_LOSING:
-                                 * the kernel dropped frames before them. */
+    uint64_t frames[TPACKET_N_MODES]; /* Frames delivered, per socket. */
+    uint64_t outgoing;          /* Frames the port sent, skipped in the
+                                 * ring (the low-latency receiver counts
+                                 * its own). */
+    uint64_t losing;            /* Blocks with TP_STATUS_LOSING: the kernel
+                                 * dropped frames before them. */
     uint64_t polls_busy;        /* Low-latency polls that returned frames. */
     uint64_t polls_full;        /* Low-latency polls that filled a batch. */
     uint64_t blocks_full;       /* V3 blocks retired because full. */
@@ -309,8 +328,6 @@ struct tpacket_window {
     uint64_t bytes;
     uint64_t polls_busy;
     uint64_t polls_full;
-    uint64_t blocks_full;
-    uint64_t ll_drops;
 };
 
 /* Mode policy state.  Control thread only. */
@@ -321,18 +338,21 @@ struct tpacket_policy {
     long long quiet_since;      /* Throughput mode: end of the last window
                                  * that was not quiet (ms). */
     int hold_ms;                /* No switch before last_switch + hold_ms. */
-    uint64_t busy_frames_per_ms; /* Rate at which the low-latency ring was
-                                  * last found busy; 0 if never. */
+    uint64_t busy_frames_per_ms; /* Rate of the window that last caused a
+                                  * switch to throughput; 0 if none. */
 };
 
 struct netdev_rxq_tpacket {
     struct netdev_rxq up;
 
     /* PMD only. */
-    struct tpacket_ring_v2 ll;
     struct tpacket_ring_v3 tp;
-    int mode;                   /* Ring the PMD reads (enum tpacket_mode). */
-    struct dp_packet packets[DP_BATCH_SIZE];
+    int mode;                   /* Socket the PMD reads (enum tpacket_mode). */
+    struct dp_packet packets[DP_BATCH_SIZE]; /* For frames from the ring. */
+
+    /* The low-latency socket's receiver, set up at construction; then PMD
+     * only, except its counters, which anyone may read. */
+    struct netdev_mmsg_rx ll;
 
     /* Counters: rx_ring_full written by the control thread, the rest by the
      * PMD; read by anyone with netdev_counter_read(). */
@@ -349,6 +369,7 @@ struct netdev_rxq_tpacket {
 
     /* Control thread only (read-only for get_status). */
     int fds[TPACKET_N_MODES];   /* Receive sockets, indexed by mode. */
+    int ll_rcvbuf;              /* SO_RCVBUF of the low-latency socket. */
     int fanout_id;
     bool fanout_ignores_outgoing; /* The kernel keeps our own tx out. */
     int forced;                 /* TPACKET_AUTO or the pinned mode. */
@@ -378,8 +399,7 @@ struct netdev_tpacket {
     int link_error;
 };
 
-/* What the kernel reports about one frame: the fields that tpacket2_hdr
- * and tpacket3_hdr share, plus the sockaddr_ll packet type. */
+/* What the kernel reports about one ring frame. */
 struct tpacket_frame {
     uint32_t status;
     uint32_t len;
@@ -391,9 +411,10 @@ struct tpacket_frame {
     uint8_t pkttype;
 };
 
-/* Tallies of one rxq_recv call, added to the counters once per call. */
+/* Tallies of one rxq_recv call, added to the counters once per call.  The
+ * low-latency receiver counts its packets, bytes and drops itself. */
 struct tpacket_tally {
-    uint64_t n_bytes;
+    uint64_t n_bytes;           /* Ring frames only. */
     uint32_t n_frames[TPACKET_N_MODES];
     uint32_t n_truncated;
     uint32_t n_runts;
@@ -401,6 +422,7 @@ struct tpacket_tally {
     uint32_t n_losing;
     uint32_t n_blocks_full;
     uint32_t n_blocks_timeout;
+    int ll_error;               /* Low-latency socket error, or 0. */
 };
 
 static struct netdev_tpacket *
@@ -415,13 +437,7 @@ netdev_rxq_tpacket_cast(const struct netdev_rxq *rxq)
     return CONTAINER_OF(rxq, struct netdev_rxq_tpacket, up);
 }
 
-/* ---- Receive: ring access (PMD). ---- */
-
-static struct tpacket2_hdr *
-ll_slot(const struct tpacket_ring_v2 *r, uint32_t i)
-{
-    return (struct tpacket2_hdr *) (void *) r->slots[i];
-}
+/* ---- Receive (PMD). ---- */
 
 static struct tpacket_block_desc *
 tp_block(const struct tpacket_ring_v3 *r, uint32_t i)
@@ -443,34 +459,19 @@ ring_back(uint32_t i, uint32_t back, uint32_t n)
     return i >= back ? i - back : i + n - back;
 }
 
-/* Gives the kernel back what the previous call read from both rings: by
- * the contract the PMD is done with those packets now. */
+/* Gives the kernel back the ring blocks the previous call read through: by
+ * the contract the PMD is done with those packets now.  (The low-latency
+ * receiver reuses its buffers on its own.) */
 static void
-rxq_release(struct netdev_rxq_tpacket *rxq)
+tp_release(struct tpacket_ring_v3 *tp)
 {
-    struct tpacket_ring_v2 *ll = &rxq->ll;
-    struct tpacket_ring_v3 *tp = &rxq->tp;
+    uint32_t i = ring_back(tp->cur, tp->n_done, tp->n_blocks);
 
-    if (ll->n_held) {
-        uint32_t i = ring_back(ll->head, ll->n_held, ll->n_slots);
-
-        for (; ll->n_held; ll->n_held--, i = ring_next(i, ll->n_slots)) {
-            /* Orders our reads of the slot before the kernel may refill
-             * it; pairs with the smp_rmb() in the kernel's
-             * __packet_get_status(). */
-            __atomic_store_n(&ll_slot(ll, i)->tp_status, TP_STATUS_KERNEL,
-                             __ATOMIC_RELEASE);
-        }
-    }
-    if (tp->n_done) {
-        uint32_t i = ring_back(tp->cur, tp->n_done, tp->n_blocks);
-
-        for (; tp->n_done; tp->n_done--, i = ring_next(i, tp->n_blocks)) {
-            /* Pairs with the smp_rmb() in the kernel's
-             * prb_dispatch_next_block() before it checks the status. */
-            __atomic_store_n(&tp_block(tp, i)->hdr.bh1.block_status,
-                             TP_STATUS_KERNEL, __ATOMIC_RELEASE);
-        }
+    for (; tp->n_done; tp->n_done--, i = ring_next(i, tp->n_blocks)) {
+        /* Pairs with the smp_rmb() in the kernel's
+         * prb_dispatch_next_block() before it checks the status. */
+        __atomic_store_n(&tp_block(tp, i)->hdr.bh1.block_status,
+                         TP_STATUS_KERNEL, __ATOMIC_RELEASE);
     }
 }
 
@@ -519,53 +520,21 @@ take_frame(struct netdev_rxq_tpacket *rxq, struct dp_batch *batch,
     dp_batch_add(batch, p);
 }
 
-/* Reads slots of the low-latency ring into 'batch' until the batch is
- * full or the ring has nothing more. */
+/* Receives from the low-latency socket into 'batch' with one recvmmsg(),
+ * until the batch is full or the socket's queue is empty.  Sets '*dryp' if
+ * recvmmsg() found the queue empty. */
 static void
 read_ll(struct netdev_rxq_tpacket *rxq, struct dp_batch *batch,
-        uint16_t port_no, struct tpacket_tally *t)
+        uint16_t port_no, struct tpacket_tally *t, bool *dryp)
 {
-    struct tpacket_ring_v2 *r = &rxq->ll;
     uint32_t start = batch->count;
+    int error;
 
-    /* Every slot held means the next one is ours already. */
-    while (!dp_batch_is_full(batch) && r->n_held < r->n_slots) {
-        struct tpacket2_hdr *h = ll_slot(r, r->head);
-        const struct sockaddr_ll *sll;
-        struct tpacket_frame f;
-
-        /* The kernel writes the status after the frame; pairs with the
-         * smp_mb() before __packet_set_status() in tpacket_rcv(). */
-        f.status = __atomic_load_n(&h->tp_status, __ATOMIC_ACQUIRE);
-        if (!(f.status & TP_STATUS_USER)) {
-            break;
-        }
-        sll = (const struct sockaddr_ll *) (const void *)
-              ((const uint8_t *) h + TPACKET_ALIGN(sizeof *h));
-        f.len = h->tp_len;
-        f.snaplen = h->tp_snaplen;
-        f.rxhash = 0;
-        f.mac = h->tp_mac;
-        f.vlan_tci = h->tp_vlan_tci;
-        f.vlan_tpid = h->tp_vlan_tpid;
-        f.pkttype = sll->sll_pkttype;
-
-        r->head = ring_next(r->head, r->n_slots);
-        r->n_held++;
-        PREFETCH(ll_slot(r, r->head));
-        t->n_losing += (f.status & TP_STATUS_LOSING) != 0;
-        take_frame(rxq, batch, (uint8_t *) h, &f, port_no, t);
+    error = netdev_mmsg_rx_recv(&rxq->ll, batch, port_no, &rxq->stats, dryp);
+    if (UNLIKELY(error && error != EAGAIN)) {
+        t->ll_error = error;
     }
     t->n_frames[TPACKET_LOW_LATENCY] += batch->count - start;
-}
-
-/* True if the low-latency ring has no frame for the next call, now. */
-static bool
-ll_is_dry(const struct tpacket_ring_v2 *r)
-{
-    return (r->n_held < r->n_slots
-            && !(__atomic_load_n(&ll_slot(r, r->head)->tp_status,
-                                 __ATOMIC_ACQUIRE) & TP_STATUS_USER));
 }
 
 /* Marks block 'cur' of 'r' read through and moves to the next. */
@@ -667,19 +636,22 @@ tp_is_dry(const struct tpacket_ring_v3 *r)
             && !__atomic_load_n(&bd->hdr.bh1.num_pkts, __ATOMIC_RELAXED));
 }
 
+/* Reads from the socket of 'mode' into 'batch'. */
 static void
-read_ring(struct netdev_rxq_tpacket *rxq, int mode, struct dp_batch *batch,
+read_mode(struct netdev_rxq_tpacket *rxq, int mode, struct dp_batch *batch,
           uint16_t port_no, struct tpacket_tally *t)
 {
     if (mode == TPACKET_LOW_LATENCY) {
-        read_ll(rxq, batch, port_no, t);
+        bool dry;
+
+        read_ll(rxq, batch, port_no, t, &dry);
     } else {
         read_tp(rxq, batch, port_no, t);
     }
 }
 
 /* Reads while the kernel already steers to 'steer' but the PMD still
- * reads the other ring: drains the old ring, then moves to the new one
+ * reads the other socket: drains the old socket, then moves to the new one
  * (see "The switch handshake"). */
 static void
 read_switching(struct netdev_rxq_tpacket *rxq, int steer,
@@ -688,31 +660,36 @@ read_switching(struct netdev_rxq_tpacket *rxq, int steer,
 {
     bool dry;
 
-    read_ring(rxq, rxq->mode, batch, port_no, t);
-    dry = (rxq->mode == TPACKET_LOW_LATENCY
-           ? ll_is_dry(&rxq->ll) : tp_is_dry(&rxq->tp));
+    if (rxq->mode == TPACKET_LOW_LATENCY) {
+        /* Every frame steered here is queued already. */
+        read_ll(rxq, batch, port_no, t, &dry);
+    } else {
+        read_tp(rxq, batch, port_no, t);
+        dry = tp_is_dry(&rxq->tp);
+    }
     if (dry) {
         rxq->mode = steer;
         /* Only tells the control thread that the drain is over; it reads
          * nothing the PMD wrote, so relaxed is enough. */
         __atomic_store_n(&rxq->pmd_mode, steer, __ATOMIC_RELAXED);
-        read_ring(rxq, steer, batch, port_no, t);
+        read_mode(rxq, steer, batch, port_no, t);
     }
 }
 
 /* Adds the tallies of one call to the counters. */
 static void
-rxq_count(struct netdev_rxq_tpacket *rxq, const struct dp_batch *batch,
-          const struct tpacket_tally *t)
+rxq_count(struct netdev_rxq_tpacket *rxq, const struct tpacket_tally *t)
 {
-    if (batch->count) {
-        netdev_counter_add(&rxq->stats.rx_packets, batch->count);
+    if (t->n_frames[TPACKET_THROUGHPUT]) {
+        netdev_counter_add(&rxq->stats.rx_packets,
+                           t->n_frames[TPACKET_THROUGHPUT]);
         netdev_counter_add(&rxq->stats.rx_bytes, t->n_bytes);
-        for (int m = 0; m < TPACKET_N_MODES; m++) {
-            if (t->n_frames[m]) {
-                netdev_counter_add(&rxq->rx.frames[m], t->n_frames[m]);
-            }
-        }
+        netdev_counter_add(&rxq->rx.frames[TPACKET_THROUGHPUT],
+                           t->n_frames[TPACKET_THROUGHPUT]);
+    }
+    if (t->n_frames[TPACKET_LOW_LATENCY]) {
+        netdev_counter_add(&rxq->rx.frames[TPACKET_LOW_LATENCY],
+                           t->n_frames[TPACKET_LOW_LATENCY]);
     }
     if (UNLIKELY(t->n_truncated)) {
         netdev_counter_add(&rxq->stats.rx_truncated, t->n_truncated);
@@ -741,15 +718,16 @@ netdev_tpacket_rxq_recv(struct netdev_rxq *rxq_, struct dp_batch *batch,
     struct netdev_rxq_tpacket *rxq = netdev_rxq_tpacket_cast(rxq_);
     struct tpacket_tally t;
     int steer;
+    int error;
 
     memset(&t, 0, sizeof t);
-    rxq_release(rxq);
+    tp_release(&rxq->tp);
 
     /* Pairs with the release store in rxq_switch(), made after the kernel
      * finished every delivery that the previous program steered. */
     steer = __atomic_load_n(&rxq->steer, __ATOMIC_ACQUIRE);
     if (LIKELY(steer == rxq->mode)) {
-        read_ring(rxq, steer, batch, port_no, &t);
+        read_mode(rxq, steer, batch, port_no, &t);
         if (steer == TPACKET_LOW_LATENCY && batch->count) {
             netdev_counter_add(&rxq->rx.polls_busy, 1);
             if (dp_batch_is_full(batch)) {
@@ -759,16 +737,14 @@ netdev_tpacket_rxq_recv(struct netdev_rxq *rxq_, struct dp_batch *batch,
     } else {
         read_switching(rxq, steer, batch, port_no, &t);
     }
-    rxq_count(rxq, batch, &t);
+    rxq_count(rxq, &t);
 
     if (LIKELY(batch->count)) {
         return 0;
-    } else {
-        struct netdev_tpacket *dev = netdev_tpacket_cast(rxq_->netdev);
-        int error = __atomic_load_n(&dev->link_error, __ATOMIC_RELAXED);
-
-        return error ? error : EAGAIN;
     }
+    error = __atomic_load_n(&netdev_tpacket_cast(rxq_->netdev)->link_error,
+                            __ATOMIC_RELAXED);
+    return error ? error : t.ll_error ? t.ll_error : EAGAIN;
 }
 
 /* ---- Transmit (PMD). ---- */
@@ -813,15 +789,14 @@ attach_drop_all(int fd)
             ? errno : 0);
 }
 
-/* Opens a receive socket on 'ifindex' with a ring of TPACKET 'version'
- * requested by 'req' ('req_size' bytes), maps the ring ('map_size' bytes)
- * into '*mapp' and binds the socket to every protocol.  With 'drop_all',
- * the socket drops everything until its filter is detached.  Returns the
- * fd, or a negative errno with the failing step in '*stepp'. */
+/* Opens a receive socket on 'ifindex' with the TPACKET_V3 ring requested
+ * by 'req', maps the ring ('map_size' bytes) into '*mapp' and binds the
+ * socket to every protocol.  The socket drops everything until its filter
+ * is detached.  Returns the fd, or a negative errno with the failing step
+ * in '*stepp'. */
 static int
-open_ring_socket(int ifindex, int version, const void *req,
-                 socklen_t req_size, size_t map_size, bool drop_all,
-                 uint8_t **mapp, const char **stepp)
+open_ring_socket(int ifindex, const struct tpacket_req3 *req,
+                 size_t map_size, uint8_t **mapp, const char **stepp)
 {
     struct sockaddr_ll sll;
     void *map = MAP_FAILED;
@@ -835,7 +810,8 @@ open_ring_socket(int ifindex, int version, const void *req,
         *stepp = "cannot open packet socket";
         return fd;
     }
-    if ((error = setsockopt_int(fd, SOL_PACKET, PACKET_VERSION, version))) {
+    if ((error = setsockopt_int(fd, SOL_PACKET, PACKET_VERSION,
+                                TPACKET_V3))) {
         *stepp = "cannot set PACKET_VERSION";
         goto error;
     }
@@ -844,7 +820,7 @@ open_ring_socket(int ifindex, int version, const void *req,
         *stepp = "cannot set PACKET_RESERVE";
         goto error;
     }
-    if (setsockopt(fd, SOL_PACKET, PACKET_RX_RING, req, req_size)) {
+    if (setsockopt(fd, SOL_PACKET, PACKET_RX_RING, req, sizeof *req)) {
         error = errno;
         *stepp = "cannot create receive ring";
         goto error;
@@ -856,7 +832,9 @@ open_ring_socket(int ifindex, int version, const void *req,
         *stepp = "cannot map receive ring";
         goto error;
     }
-    if (drop_all && (error = attach_drop_all(fd))) {
+    /* It would otherwise get a copy of every frame until it has joined the
+     * fanout group. */
+    if ((error = attach_drop_all(fd))) {
         *stepp = "cannot attach filter";
         goto error;
     }
@@ -881,36 +859,25 @@ error:
     return -error;
 }
 
+/* Opens the low-latency socket of 'rxq' on 'ifindex': bound, with a large
+ * receive buffer, read by recvmmsg().  Returns 0 or a positive errno with
+ * the failing step in '*stepp'. */
 static int
 open_ll(struct netdev_rxq_tpacket *rxq, int ifindex, const char **stepp)
 {
-    struct tpacket_ring_v2 *r = &rxq->ll;
-    struct tpacket_req req = {
-        .tp_block_size = TPACKET_LL_BLOCK_SIZE,
-        .tp_block_nr = TPACKET_LL_N_BLOCKS,
-        .tp_frame_size = TPACKET_LL_SLOT_SIZE,
-        .tp_frame_nr = TPACKET_LL_N_SLOTS,
-    };
+    socklen_t len = sizeof rxq->ll_rcvbuf;
     int fd;
 
-    r->map_size = (size_t) TPACKET_LL_BLOCK_SIZE * TPACKET_LL_N_BLOCKS;
-    fd = open_ring_socket(ifindex, TPACKET_V2, &req, sizeof req, r->map_size,
-                          false, &r->map, stepp);
+    fd = netdev_linux_packet_socket(ifindex, true);
     if (fd < 0) {
+        *stepp = "cannot open low-latency socket";
         return -fd;
     }
-    rxq->fds[TPACKET_LOW_LATENCY] = fd;
-
-    /* Slots never straddle blocks: each block starts with a slot. */
-    r->n_slots = TPACKET_LL_N_SLOTS;
-    r->slots = xcalloc(r->n_slots, sizeof *r->slots);
-    for (uint32_t i = 0; i < r->n_slots; i++) {
-        r->slots[i] = (r->map
-                       + (size_t) (i / TPACKET_LL_SLOTS_PER_BLOCK)
-                         * TPACKET_LL_BLOCK_SIZE
-                       + (size_t) (i % TPACKET_LL_SLOTS_PER_BLOCK)
-                         * TPACKET_LL_SLOT_SIZE);
+    if (getsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rxq->ll_rcvbuf, &len)) {
+        rxq->ll_rcvbuf = -1;
     }
+    rxq->fds[TPACKET_LOW_LATENCY] = fd;
+    netdev_mmsg_rx_init(&rxq->ll, fd);
     return 0;
 }
 
@@ -932,10 +899,7 @@ open_tp(struct netdev_rxq_tpacket *rxq, int ifindex, const char **stepp)
 
     r->map_size = (size_t) TPACKET_TP_BLOCK_SIZE * TPACKET_TP_N_BLOCKS;
     r->n_blocks = TPACKET_TP_N_BLOCKS;
-    /* Dropping all until it has joined the group: it would otherwise get
-     * a copy of what the low-latency socket gets. */
-    fd = open_ring_socket(ifindex, TPACKET_V3, &req, sizeof req, r->map_size,
-                          true, &r->map, stepp);
+    fd = open_ring_socket(ifindex, &req, r->map_size, &r->map, stepp);
     if (fd < 0) {
         return -fd;
     }
@@ -1003,14 +967,9 @@ join_fanout(struct netdev_rxq_tpacket *rxq, const char **stepp)
 }
 
 static void
-close_rings(struct netdev_rxq_tpacket *rxq)
+close_sockets(struct netdev_rxq_tpacket *rxq)
 {
-    if (rxq->ll.map) {
-        munmap(rxq->ll.map, rxq->ll.map_size);
-        rxq->ll.map = NULL;
-    }
-    free(rxq->ll.slots);
-    rxq->ll.slots = NULL;
+    netdev_mmsg_rx_uninit(&rxq->ll);
     if (rxq->tp.map) {
         munmap(rxq->tp.map, rxq->tp.map_size);
         rxq->tp.map = NULL;
@@ -1172,12 +1131,12 @@ netdev_tpacket_rxq_construct(struct netdev_rxq *rxq_, char **errp)
     if (error) {
         *errp = xasprintf("interface %s: rx queue %d: %s (%s)", netdev->name,
                           rxq_->qid, step, strerror(error));
-        close_rings(rxq);
+        close_sockets(rxq);
         return error;
     }
 
     /* join_fanout() steered to the initial mode; the PMD starts on the
-     * low-latency ring and drains it first if that is not the one. */
+     * low-latency socket and drains it first if that is not the one. */
     rxq->mode = TPACKET_LOW_LATENCY;
     rxq->pmd_mode = TPACKET_LOW_LATENCY;
     rxq->steer = (rxq->forced == TPACKET_AUTO
@@ -1191,7 +1150,7 @@ netdev_tpacket_rxq_construct(struct netdev_rxq *rxq_, char **errp)
 static void
 netdev_tpacket_rxq_destruct(struct netdev_rxq *rxq_)
 {
-    close_rings(netdev_rxq_tpacket_cast(rxq_));
+    close_sockets(netdev_rxq_tpacket_cast(rxq_));
 }
 
 /* ---- Statistics, health and the mode policy (control thread). ---- */
@@ -1228,7 +1187,8 @@ netdev_tpacket_health(const struct netdev *netdev)
 {
     struct netdev_tpacket *dev = netdev_tpacket_cast(netdev);
 
-    return netdev_linux_link_health(dev->txqs[0].fd, netdev->ifindex, netdev->name);
+    return netdev_linux_link_health(dev->txqs[0].fd, netdev->ifindex,
+                                    netdev->name);
 }
 
 /* Returns and clears the error the kernel recorded on receive socket 'fd'
@@ -1263,8 +1223,8 @@ update_link_error(struct netdev_tpacket *dev)
         }
     }
     if (check) {
-        int error = netdev_linux_link_health(dev->txqs[0].fd, netdev->ifindex,
-                                netdev->name);
+        int error = netdev_linux_link_health(dev->txqs[0].fd,
+                                             netdev->ifindex, netdev->name);
 
         /* Read by PMDs; a stale value for a moment is harmless. */
         __atomic_store_n(&dev->link_error, error ? ENETDOWN : 0,
@@ -1303,49 +1263,44 @@ take_window(struct netdev_rxq_tpacket *rxq, long long now)
     cur.bytes = netdev_counter_read(&rxq->stats.rx_bytes);
     cur.polls_busy = netdev_counter_read(&rxq->rx.polls_busy);
     cur.polls_full = netdev_counter_read(&rxq->rx.polls_full);
-    cur.blocks_full = netdev_counter_read(&rxq->rx.blocks_full);
-    cur.ll_drops = rxq->drops[TPACKET_LOW_LATENCY];
 
     delta.ms = MAX(now - pol->window_start, 1);
     delta.frames = cur.frames - pol->base.frames;
     delta.bytes = cur.bytes - pol->base.bytes;
     delta.polls_busy = cur.polls_busy - pol->base.polls_busy;
     delta.polls_full = cur.polls_full - pol->base.polls_full;
-    delta.blocks_full = cur.blocks_full - pol->base.blocks_full;
-    delta.ll_drops = cur.ll_drops - pol->base.ll_drops;
 
     pol->base = cur;
     pol->window_start = now;
     return delta;
 }
 
-/* True if window 'w' in low-latency mode calls for the throughput ring. */
+/* True if window 'w' in low-latency mode calls for the throughput ring
+ * (rules (a) and (b) of "When to switch"). */
 static bool
 ll_is_busy(const struct tpacket_window *w)
 {
-    if (w->ll_drops) {
-        /* The ring overflowed. */
+    if (w->frames >= (uint64_t) TPACKET_BUSY_FRAMES_PER_MS * w->ms) {
+        /* Per-frame costs dominate whatever the frames' size. */
         return true;
     }
-    if (w->polls_busy >= TPACKET_MIN_BUSY_POLLS
-        && 2 * w->polls_full >= w->polls_busy) {
-        /* The PMD falls behind: most polls leave frames in the ring. */
-        return true;
-    }
-    /* Throughput blocks would fill quickly. */
-    return w->bytes >= (uint64_t) TPACKET_BUSY_BYTES_PER_MS * w->ms;
+    /* The PMD falls behind on small frames: most polls leave frames in the
+     * socket's queue.  Large (GSO) frames stay, their copy is better made
+     * on the PMD's core. */
+    return (w->polls_busy >= TPACKET_MIN_BUSY_POLLS
+            && 2 * w->polls_full >= w->polls_busy
+            && w->bytes <= (uint64_t) TPACKET_SMALL_FRAME_BYTES * w->frames);
 }
 
-/* True if window 'w' in throughput mode allows the low-latency ring. */
+/* True if window 'w' in throughput mode allows the low-latency socket. */
 static bool
 tp_is_quiet(const struct tpacket_policy *pol, const struct tpacket_window *w)
 {
-    uint64_t quiet = MAX(TPACKET_QUIET_FRAMES_PER_MS,
-                         pol->busy_frames_per_ms / 2);
+    uint64_t quiet = MAX(TPACKET_QUIET_FRAMES_PER_MS_MIN,
+                         MIN(TPACKET_BUSY_FRAMES_PER_MS,
+                             pol->busy_frames_per_ms) / 2);
 
-    return (!w->blocks_full
-            && w->frames < quiet * w->ms
-            && 4 * w->bytes < (uint64_t) TPACKET_BUSY_BYTES_PER_MS * w->ms);
+    return w->frames < quiet * w->ms;
 }
 
 /* Steers 'rxq' to 'mode', judged by window 'w'.  Sleeps for an RCU grace
@@ -1362,14 +1317,14 @@ rxq_switch(struct netdev_rxq_tpacket *rxq, int mode,
     error = set_steering(rxq->fds[TPACKET_LOW_LATENCY], mode);
     if (error) {
         rxq->steer_error = error;
-        VLOG_WARN_RL(&rl, "%s: cannot steer to the %s ring (%s)",
+        VLOG_WARN_RL(&rl, "%s: cannot steer to the %s socket (%s)",
                      rxq->up.netdev->name, tpacket_mode_names[mode],
                      strerror(error));
         return;
     }
     /* The kernel waited for a grace period before returning, so every
-     * frame the old program steered is in the old ring.  Pairs with the
-     * acquire load in netdev_tpacket_rxq_recv(). */
+     * frame the old program steered is queued on the old socket.  Pairs
+     * with the acquire load in netdev_tpacket_rxq_recv(). */
     __atomic_store_n(&rxq->steer, mode, __ATOMIC_RELEASE);
 
     now = time_msec();
@@ -1481,6 +1436,8 @@ netdev_tpacket_get_status(const struct netdev *netdev, char *buf,
             = netdev_rxq_tpacket_cast(netdev->rxqs[i]);
         int mode = __atomic_load_n(&rxq->pmd_mode, __ATOMIC_RELAXED);
         int steer = __atomic_load_n(&rxq->steer, __ATOMIC_RELAXED);
+        int ll_error = __atomic_load_n(&rxq->ll.last_error,
+                                       __ATOMIC_RELAXED);
 
         status_printf(buf, size, &len, "tpacket rx queue %d: mode=%s%s%s "
                       "(%s), switches to low-latency=%llu to throughput=%llu"
@@ -1495,11 +1452,16 @@ netdev_tpacket_get_status(const struct netdev *netdev, char *buf,
                       rxq->n_switches[TPACKET_THROUGHPUT],
                       rxq->policy.hold_ms);
         status_printf(buf, size, &len, "  frames: low-latency=%llu "
-                      "throughput=%llu; blocks: full=%llu timeout=%llu\n",
+                      "throughput=%llu; low-latency polls: busy=%llu "
+                      "full=%llu; blocks: full=%llu timeout=%llu\n",
                       (unsigned long long) netdev_counter_read(
                           &rxq->rx.frames[TPACKET_LOW_LATENCY]),
                       (unsigned long long) netdev_counter_read(
                           &rxq->rx.frames[TPACKET_THROUGHPUT]),
+                      (unsigned long long) netdev_counter_read(
+                          &rxq->rx.polls_busy),
+                      (unsigned long long) netdev_counter_read(
+                          &rxq->rx.polls_full),
                       (unsigned long long) netdev_counter_read(
                           &rxq->rx.blocks_full),
                       (unsigned long long) netdev_counter_read(
@@ -1510,13 +1472,14 @@ netdev_tpacket_get_status(const struct netdev *netdev, char *buf,
                       (unsigned long long) rxq->drops[TPACKET_THROUGHPUT],
                       (unsigned long long) netdev_counter_read(
                           &rxq->rx.losing),
-                      (unsigned long long) netdev_counter_read(
-                          &rxq->rx.outgoing));
-        status_printf(buf, size, &len, "  low-latency ring: TPACKET_V2, %u "
-                      "slots of %u bytes in %u blocks of %u KB\n",
-                      rxq->ll.n_slots, (unsigned) TPACKET_LL_SLOT_SIZE,
-                      (unsigned) TPACKET_LL_N_BLOCKS,
-                      (unsigned) TPACKET_LL_BLOCK_SIZE / 1024);
+                      (unsigned long long)
+                      (netdev_counter_read(&rxq->rx.outgoing)
+                       + netdev_counter_read(&rxq->ll.n_outgoing)));
+        status_printf(buf, size, &len, "  low-latency socket: recvmmsg, "
+                      "%u buffers of %u bytes, rcvbuf %d, last error: %s\n",
+                      (unsigned) DP_BATCH_SIZE,
+                      (unsigned) NETDEV_MMSG_RX_BUF_SIZE, rxq->ll_rcvbuf,
+                      ll_error ? strerror(ll_error) : "none");
         status_printf(buf, size, &len, "  throughput ring: TPACKET_V3, %u "
                       "blocks of %u KB, block timeout %d ms\n",
                       rxq->tp.n_blocks,

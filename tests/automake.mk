@@ -7,6 +7,7 @@ UNIT_TESTS = \
 	tests/test-emc \
 	tests/test-flow \
 	tests/test-hash \
+	tests/test-json-pos \
 	tests/test-mac-learning \
 	tests/test-miniflow \
 	tests/test-netdev \
@@ -20,6 +21,7 @@ endif
 
 check_PROGRAMS += $(UNIT_TESTS)
 TESTS += $(UNIT_TESTS)
+EXTRA_DIST += tests/check.h
 
 tests_test_config_SOURCES = tests/test-config.c
 tests_test_config_LDADD = $(PMD_LIBS)
@@ -33,6 +35,8 @@ tests_test_flow_SOURCES = tests/test-flow.c
 tests_test_flow_LDADD = $(PMD_LIBS)
 tests_test_hash_SOURCES = tests/test-hash.c
 tests_test_hash_LDADD = $(PMD_LIBS)
+tests_test_json_pos_SOURCES = tests/test-json-pos.c
+tests_test_json_pos_LDADD = $(PMD_LIBS)
 tests_test_mac_learning_SOURCES = tests/test-mac-learning.c
 tests_test_mac_learning_LDADD = $(PMD_LIBS)
 tests_test_miniflow_SOURCES = tests/test-miniflow.c

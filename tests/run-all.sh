@@ -7,8 +7,6 @@
 # Ends with one line "N passed, M failed" and exits non-zero on failure.
 set -u
 cd "$(dirname "$0")/.."
-top=$(pwd)
-
 if [ "$(id -u)" != 0 ]; then
     echo "tests/run-all.sh: run as root: the system tests create network" \
          "namespaces and the daemon opens packet sockets" >&2
@@ -29,32 +27,59 @@ if ! { autoreconf -fi && ./configure --enable-werror -q \
     exit 1
 fi
 
-step "unit tests (make check)"
-make -j"$(nproc)" check > check.log 2>&1
-grep -E '^(PASS|FAIL|SKIP|ERROR|XFAIL|XPASS):' check.log
-unit_pass=$(grep -c '^PASS:' check.log)
-unit_fail=$(grep -cE '^(FAIL|ERROR|XPASS):' check.log)
-if [ "$unit_fail" -gt 0 ]; then
-    for log in tests/test-*.log; do
-        if grep -qE '^:test-result: (FAIL|ERROR)' "${log%.log}.trs" 2>/dev/null
-        then
-            echo "--- $log"; tail -30 "$log"
-        fi
-    done
+# run_suite NAME BUILD_DIR: unit tests in BUILD_DIR, then system tests
+# against its daemon.  Adds to 'passed' and 'failed'.
+passed=0
+failed=0
+run_suite() {
+    local name=$1 dir=$2 n_pass n_fail sys_pass sys_fail
+
+    step "$name: unit tests (make check)"
+    make -C "$dir" -j"$(nproc)" check > "$dir/check.log" 2>&1
+    grep -E '^(PASS|FAIL|SKIP|ERROR|XFAIL|XPASS):' "$dir/check.log"
+    n_pass=$(grep -c '^PASS:' "$dir/check.log")
+    n_fail=$(grep -cE '^(FAIL|ERROR|XPASS):' "$dir/check.log")
+    if [ "$n_fail" -gt 0 ]; then
+        for trs in "$dir"/tests/test-*.trs; do
+            if grep -qE '^:test-result: (FAIL|ERROR)' "$trs"; then
+                echo "--- ${trs%.trs}.log"; tail -30 "${trs%.trs}.log"
+            fi
+        done
+    fi
+
+    step "$name: system tests"
+    PMDSWITCH_BUILD=$dir tests/system/run.sh | tee "$dir/system.log"
+    sys_pass=$(sed -n 's/^system: \([0-9]*\) passed, \([0-9]*\) failed.*/\1/p' "$dir/system.log")
+    sys_fail=$(sed -n 's/^system: \([0-9]*\) passed, \([0-9]*\) failed.*/\2/p' "$dir/system.log")
+    if [ -z "$sys_pass" ]; then
+        echo "system tests did not report a result"
+        sys_pass=0
+        sys_fail=1
+    fi
+    passed=$((passed + n_pass + sys_pass))
+    failed=$((failed + n_fail + sys_fail))
+}
+
+run_suite "plain build" "$(pwd)"
+
+# The same suite once more, built with AddressSanitizer and UBSan (errors
+# are fatal), from a copy of the tree so that the plain build stays.
+if [ "${PMDSWITCH_SKIP_SANITIZERS:-}" != 1 ]; then
+    step "building with -fsanitize=address,undefined"
+    asan=_build-asan
+    rm -rf "$asan" && mkdir "$asan"
+    git ls-files -co --exclude-standard | tar -cf - -T - | tar -xf - -C "$asan"
+    if (cd "$asan" && autoreconf -fi && ./configure --enable-werror -q \
+            --enable-sanitizers=address,undefined && make -j"$(nproc)") \
+            > "$asan/build.log" 2>&1; then
+        run_suite "address,undefined sanitizers" "$(pwd)/$asan"
+    else
+        tail -50 "$asan/build.log"
+        echo "sanitizer build failed"
+        failed=$((failed + 1))
+    fi
 fi
 
-step "system tests"
-tests/system/run.sh | tee system.log
-sys_pass=$(sed -n 's/^system: \([0-9]*\) passed, \([0-9]*\) failed.*/\1/p' system.log)
-sys_fail=$(sed -n 's/^system: \([0-9]*\) passed, \([0-9]*\) failed.*/\2/p' system.log)
-if [ -z "$sys_pass" ]; then
-    sys_pass=0
-    sys_fail=1
-    echo "system tests did not report a result"
-fi
-
-passed=$((unit_pass + sys_pass))
-failed=$((unit_fail + sys_fail))
 echo
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -10,49 +10,12 @@
 #include "config.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "check.h"
 #include "util.h"
-
-static int n_failures;
-
-static void check__(bool ok, const char *file, int line, const char *format,
-                    ...) PRINTF_FORMAT(4, 5);
-
-static void
-check__(bool ok, const char *file, int line, const char *format, ...)
-{
-    va_list args;
-
-    if (ok) {
-        return;
-    }
-    n_failures++;
-    printf("%s:%d: FAILED: ", file, line);
-    va_start(args, format);
-    vprintf(format, args);
-    va_end(args);
-    putchar('\n');
-}
-
-#define CHECK(COND, ...) check__(COND, __FILE__, __LINE__, __VA_ARGS__)
-#define CHECK_INT(A, B)                                                 \
-    CHECK((long long) (A) == (long long) (B), "%s is %lld, expected %lld", \
-          #A, (long long) (A), (long long) (B))
-#define CHECK_STR(A, B) check_str__(A, B, #A, __FILE__, __LINE__)
-
-/* Checks that strings 'a' and 'b' are equal or both NULL. */
-static void
-check_str__(const char *a, const char *b, const char *what, const char *file,
-            int line)
-{
-    check__(a && b ? !strcmp(a, b) : a == b, file, line,
-            "%s is \"%s\", expected \"%s\"", what, a ? a : "(null)",
-            b ? b : "(null)");
-}
 
 /* The example in DESIGN.md, verbatim. */
 static const char design_example[] =
@@ -798,10 +761,5 @@ main(void)
     test_file();
     test_mutations();
 
-    if (n_failures) {
-        printf("test-config: %d checks failed\n", n_failures);
-        return 1;
-    }
-    printf("test-config: all checks passed\n");
-    return 0;
+    return check_finish("test-config");
 }

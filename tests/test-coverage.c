@@ -9,41 +9,15 @@
 #include "coverage.h"
 
 #include <pthread.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "check.h"
 #include "util.h"
 
 COVERAGE_DEFINE(test_alpha);
 COVERAGE_DEFINE(test_beta);
 COVERAGE_DEFINE(test_never);
-
-static int n_failures;
-
-static void check__(bool ok, const char *file, int line, const char *format,
-                    ...) PRINTF_FORMAT(4, 5);
-
-static void
-check__(bool ok, const char *file, int line, const char *format, ...)
-{
-    va_list args;
-
-    if (ok) {
-        return;
-    }
-    n_failures++;
-    printf("%s:%d: FAILED: ", file, line);
-    va_start(args, format);
-    vprintf(format, args);
-    va_end(args);
-    putchar('\n');
-}
-
-#define CHECK(COND, ...) check__(COND, __FILE__, __LINE__, __VA_ARGS__)
-#define CHECK_INT(A, B)                                                 \
-    CHECK((long long) (A) == (long long) (B), "%s is %lld, expected %lld", \
-          #A, (long long) (A), (long long) (B))
 
 #define N_THREADS 4
 #define N_ADDS 100000
@@ -181,10 +155,5 @@ main(void)
     test_counting();
     test_rates();
 
-    if (n_failures) {
-        printf("test-coverage: %d checks failed\n", n_failures);
-        return 1;
-    }
-    printf("test-coverage: all checks passed\n");
-    return 0;
+    return check_finish("test-coverage");
 }

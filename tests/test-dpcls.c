@@ -16,22 +16,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "check.h"
 #include "hash.h"
 #include "util.h"
-
-static int n_checks;
-static int n_failed;
-
-#define CHECK(COND, ...)                                                \
-    do {                                                                \
-        n_checks++;                                                     \
-        if (!(COND)) {                                                  \
-            n_failed++;                                                 \
-            printf("%s:%d: check failed: ", __FILE__, __LINE__);        \
-            printf(__VA_ARGS__);                                        \
-            putchar('\n');                                              \
-        }                                                               \
-    } while (0)
 
 #define W(FIELD) (UINT64_C(1) << FLOW_WORD(FIELD))
 
@@ -792,7 +779,5 @@ main(void)
     test_growth();
     test_specialised_vs_generic();
 
-    printf("test-dpcls: %d passed, %d failed\n", n_checks - n_failed,
-           n_failed);
-    return n_failed ? 1 : 0;
+    return check_finish("test-dpcls");
 }

@@ -13,22 +13,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "check.h"
 #include "flow.h"
 #include "util.h"
-
-static int n_checks;
-static int n_failed;
-
-#define CHECK(COND, ...)                                                \
-    do {                                                                \
-        n_checks++;                                                     \
-        if (!(COND)) {                                                  \
-            n_failed++;                                                 \
-            printf("%s:%d: check failed: ", __FILE__, __LINE__);        \
-            printf(__VA_ARGS__);                                        \
-            putchar('\n');                                              \
-        }                                                               \
-    } while (0)
 
 /* A key with 'hash' holding the words 'w0' and 'w1' at flow words 0 and 3
  * (word 3 left out when 'w1' is 0). */
@@ -334,7 +321,5 @@ main(void)
     test_many();
     test_probabilistic();
 
-    printf("test-emc: %d passed, %d failed\n", n_checks - n_failed,
-           n_failed);
-    return n_failed ? 1 : 0;
+    return check_finish("test-emc");
 }

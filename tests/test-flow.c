@@ -13,22 +13,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "check.h"
 #include "hash.h"
 #include "util.h"
-
-static int n_checks;
-static int n_failed;
-
-#define CHECK(COND, ...)                                                \
-    do {                                                                \
-        n_checks++;                                                     \
-        if (!(COND)) {                                                  \
-            n_failed++;                                                 \
-            printf("%s:%d: check failed: ", __FILE__, __LINE__);        \
-            printf(__VA_ARGS__);                                        \
-            putchar('\n');                                              \
-        }                                                               \
-    } while (0)
 
 /* An IPv4 key: words 1 (dl_type, in_port) and 3 (addresses). */
 static void
@@ -218,7 +205,5 @@ main(void)
     rcu_barrier();
     rcu_unregister_thread();
 
-    printf("test-flow: %d passed, %d failed\n", n_checks - n_failed,
-           n_failed);
-    return n_failed ? 1 : 0;
+    return check_finish("test-flow");
 }

@@ -12,6 +12,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+#include "check.h"
 #include "miniflow.h"
 #include "packets.h"
 #include "util.h"
@@ -21,24 +22,6 @@
 #define MAP_IPV4 (MAP_ETH | W(nw_src) | W(nw_proto) | W(tp_src))
 #define MAP_IPV6 (MAP_ETH | (UINT64_C(0xf) << FLOW_WORD(ipv6_src))    \
                   | W(nw_proto) | W(tp_src))
-#define MAX_REPORTED 100
-
-static int n_passed;
-static int n_failed;
-
-#define CHECK(COND, ...)                                                \
-    do {                                                                \
-        if (COND) {                                                     \
-            n_passed++;                                                 \
-        } else {                                                        \
-            if (n_failed++ < MAX_REPORTED) {                            \
-                printf("FAIL line %d: ", __LINE__);                     \
-                printf(__VA_ARGS__);                                    \
-                putchar('\n');                                          \
-            }                                                           \
-        }                                                               \
-    } while (0)
-
 static uint32_t
 rss_of(const struct flow *flow, uint64_t map)
 {
@@ -447,6 +430,5 @@ main(void)
     test_rss_counter();
     test_masked();
 
-    printf("test-hash: %d passed, %d failed\n", n_passed, n_failed);
-    return n_failed ? 1 : 0;
+    return check_finish("test-hash");
 }

@@ -14,27 +14,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "check.h"
 #include "util.h"
-
-static int n_failures;
-
-#define CHECK(COND, ...)                                                \
-    do {                                                                \
-        if (!(COND)) {                                                  \
-            n_failures++;                                               \
-            printf("%s:%d: %s: ", __FILE__, __LINE__, __func__);        \
-            printf(__VA_ARGS__);                                        \
-            putchar('\n');                                              \
-        }                                                               \
-    } while (0)
-
-#define CHECK_EQ(GOT, WANT)                                             \
-    do {                                                                \
-        long long got__ = (GOT);                                        \
-        long long want__ = (WANT);                                      \
-        CHECK(got__ == want__, "%s is %lld, expected %lld",             \
-              #GOT, got__, want__);                                     \
-    } while (0)
 
 /* The unicast MAC 02:00:00:00:hi:lo. */
 static struct eth_addr
@@ -51,38 +32,38 @@ test_learn_lookup(void)
     struct mac_learning_stats stats;
     uint64_t gen = mac_learning_generation(ml);
 
-    CHECK_EQ(mac_learning_lookup(ml, mac(1), 0, 0), -1);
-    CHECK_EQ(mac_learning_learn(ml, mac(1), 0, 5, 0), ML_NEW);
+    CHECK_INT(mac_learning_lookup(ml, mac(1), 0, 0), -1);
+    CHECK_INT(mac_learning_learn(ml, mac(1), 0, 5, 0), ML_NEW);
     CHECK(mac_learning_generation(ml) > gen, "learning did not bump gen");
-    CHECK_EQ(mac_learning_lookup(ml, mac(1), 0, 1), 5);
-    CHECK_EQ(mac_learning_lookup(ml, mac(2), 0, 1), -1);
-    CHECK_EQ(mac_learning_count(ml), 1);
+    CHECK_INT(mac_learning_lookup(ml, mac(1), 0, 1), 5);
+    CHECK_INT(mac_learning_lookup(ml, mac(2), 0, 1), -1);
+    CHECK_INT(mac_learning_count(ml), 1);
 
     /* Same port again: nothing changes. */
     gen = mac_learning_generation(ml);
-    CHECK_EQ(mac_learning_learn(ml, mac(1), 0, 5, 100), ML_NOCHANGE);
-    CHECK_EQ(mac_learning_generation(ml), gen);
-    CHECK_EQ(mac_learning_count(ml), 1);
+    CHECK_INT(mac_learning_learn(ml, mac(1), 0, 5, 100), ML_NOCHANGE);
+    CHECK_INT(mac_learning_generation(ml), gen);
+    CHECK_INT(mac_learning_count(ml), 1);
 
     /* Multicast and broadcast sources are never learned. */
     struct eth_addr mcast = { { 0x01, 0x00, 0x5e, 0, 0, 1 } };
     struct eth_addr bcast = { { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff } };
-    CHECK_EQ(mac_learning_learn(ml, mcast, 0, 1, 0), ML_NOCHANGE);
-    CHECK_EQ(mac_learning_learn(ml, bcast, 0, 1, 0), ML_NOCHANGE);
-    CHECK_EQ(mac_learning_lookup(ml, mcast, 0, 0), -1);
-    CHECK_EQ(mac_learning_count(ml), 1);
-    CHECK_EQ(mac_learning_generation(ml), gen);
+    CHECK_INT(mac_learning_learn(ml, mcast, 0, 1, 0), ML_NOCHANGE);
+    CHECK_INT(mac_learning_learn(ml, bcast, 0, 1, 0), ML_NOCHANGE);
+    CHECK_INT(mac_learning_lookup(ml, mcast, 0, 0), -1);
+    CHECK_INT(mac_learning_count(ml), 1);
+    CHECK_INT(mac_learning_generation(ml), gen);
 
     /* Highest VLAN and port numbers round-trip. */
-    CHECK_EQ(mac_learning_learn(ml, mac(3), 4095, 65535, 0), ML_NEW);
-    CHECK_EQ(mac_learning_lookup(ml, mac(3), 4095, 0), 65535);
+    CHECK_INT(mac_learning_learn(ml, mac(3), 4095, 65535, 0), ML_NEW);
+    CHECK_INT(mac_learning_lookup(ml, mac(3), 4095, 0), 65535);
 
     mac_learning_get_stats(ml, &stats);
-    CHECK_EQ(stats.n_entries, 2);
-    CHECK_EQ(stats.n_learned, 2);
-    CHECK_EQ(stats.n_moved, 0);
-    CHECK_EQ(stats.aging_sec, MAC_LEARNING_DEFAULT_AGING_SEC);
-    CHECK_EQ(stats.max_entries, MAC_LEARNING_DEFAULT_MAX_ENTRIES);
+    CHECK_INT(stats.n_entries, 2);
+    CHECK_INT(stats.n_learned, 2);
+    CHECK_INT(stats.n_moved, 0);
+    CHECK_INT(stats.aging_sec, MAC_LEARNING_DEFAULT_AGING_SEC);
+    CHECK_INT(stats.max_entries, MAC_LEARNING_DEFAULT_MAX_ENTRIES);
     mac_learning_destroy(ml);
     mac_learning_destroy(NULL);
 }
@@ -96,20 +77,20 @@ test_move(void)
 
     mac_learning_learn(ml, mac(1), 7, 1, 0);
     gen = mac_learning_generation(ml);
-    CHECK_EQ(mac_learning_learn(ml, mac(1), 7, 2, 10), ML_MOVED);
+    CHECK_INT(mac_learning_learn(ml, mac(1), 7, 2, 10), ML_MOVED);
     CHECK(mac_learning_generation(ml) != gen, "move did not bump gen");
-    CHECK_EQ(mac_learning_lookup(ml, mac(1), 7, 10), 2);
-    CHECK_EQ(mac_learning_count(ml), 1);
+    CHECK_INT(mac_learning_lookup(ml, mac(1), 7, 10), 2);
+    CHECK_INT(mac_learning_count(ml), 1);
 
     /* Moving back is a move too. */
     gen = mac_learning_generation(ml);
-    CHECK_EQ(mac_learning_learn(ml, mac(1), 7, 1, 20), ML_MOVED);
+    CHECK_INT(mac_learning_learn(ml, mac(1), 7, 1, 20), ML_MOVED);
     CHECK(mac_learning_generation(ml) != gen, "move did not bump gen");
-    CHECK_EQ(mac_learning_lookup(ml, mac(1), 7, 20), 1);
+    CHECK_INT(mac_learning_lookup(ml, mac(1), 7, 20), 1);
 
     mac_learning_get_stats(ml, &stats);
-    CHECK_EQ(stats.n_moved, 2);
-    CHECK_EQ(stats.n_learned, 1);
+    CHECK_INT(stats.n_moved, 2);
+    CHECK_INT(stats.n_learned, 1);
     mac_learning_destroy(ml);
 }
 
@@ -124,54 +105,54 @@ test_aging(void)
     mac_learning_learn(ml, mac(2), 0, 2, 5000);
 
     /* Live until exactly 'aging' after the last learn. */
-    CHECK_EQ(mac_learning_lookup(ml, mac(1), 0, 10999), 1);
-    CHECK_EQ(mac_learning_lookup(ml, mac(1), 0, 11000), -1);
-    CHECK_EQ(mac_learning_lookup(ml, mac(2), 0, 11000), 2);
+    CHECK_INT(mac_learning_lookup(ml, mac(1), 0, 10999), 1);
+    CHECK_INT(mac_learning_lookup(ml, mac(1), 0, 11000), -1);
+    CHECK_INT(mac_learning_lookup(ml, mac(2), 0, 11000), 2);
 
     /* Lookups do not remove; aging does, and bumps the generation. */
-    CHECK_EQ(mac_learning_count(ml), 2);
+    CHECK_INT(mac_learning_count(ml), 2);
     gen = mac_learning_generation(ml);
-    CHECK_EQ(mac_learning_run(ml, 10999), 0);
-    CHECK_EQ(mac_learning_generation(ml), gen);
-    CHECK_EQ(mac_learning_run(ml, 11000), 1);
+    CHECK_INT(mac_learning_run(ml, 10999), 0);
+    CHECK_INT(mac_learning_generation(ml), gen);
+    CHECK_INT(mac_learning_run(ml, 11000), 1);
     CHECK(mac_learning_generation(ml) != gen, "aging did not bump gen");
-    CHECK_EQ(mac_learning_count(ml), 1);
-    CHECK_EQ(mac_learning_lookup(ml, mac(2), 0, 11000), 2);
+    CHECK_INT(mac_learning_count(ml), 1);
+    CHECK_INT(mac_learning_lookup(ml, mac(2), 0, 11000), 2);
 
     /* Learning refreshes: mac(2) relearned at 14000 lives until 24000. */
-    CHECK_EQ(mac_learning_learn(ml, mac(2), 0, 2, 14000), ML_NOCHANGE);
-    CHECK_EQ(mac_learning_run(ml, 20000), 0);
-    CHECK_EQ(mac_learning_lookup(ml, mac(2), 0, 23999), 2);
+    CHECK_INT(mac_learning_learn(ml, mac(2), 0, 2, 14000), ML_NOCHANGE);
+    CHECK_INT(mac_learning_run(ml, 20000), 0);
+    CHECK_INT(mac_learning_lookup(ml, mac(2), 0, 23999), 2);
 
     /* An expired entry not yet aged out is learned afresh, even on the
      * same port, because lookups have been missing it. */
     gen = mac_learning_generation(ml);
-    CHECK_EQ(mac_learning_learn(ml, mac(2), 0, 2, 30000), ML_NEW);
+    CHECK_INT(mac_learning_learn(ml, mac(2), 0, 2, 30000), ML_NEW);
     CHECK(mac_learning_generation(ml) != gen, "relearn did not bump gen");
-    CHECK_EQ(mac_learning_lookup(ml, mac(2), 0, 30000), 2);
-    CHECK_EQ(mac_learning_count(ml), 1);
+    CHECK_INT(mac_learning_lookup(ml, mac(2), 0, 30000), 2);
+    CHECK_INT(mac_learning_count(ml), 1);
 
     /* Shorter aging applies to existing entries at once. */
     gen = mac_learning_generation(ml);
     mac_learning_set_aging(ml, 2);
     CHECK(mac_learning_generation(ml) != gen, "set_aging did not bump gen");
-    CHECK_EQ(mac_learning_lookup(ml, mac(2), 0, 32000), -1);
+    CHECK_INT(mac_learning_lookup(ml, mac(2), 0, 32000), -1);
     gen = mac_learning_generation(ml);
     mac_learning_set_aging(ml, 2);
-    CHECK_EQ(mac_learning_generation(ml), gen);
-    CHECK_EQ(mac_learning_run(ml, 32000), 1);
+    CHECK_INT(mac_learning_generation(ml), gen);
+    CHECK_INT(mac_learning_run(ml, 32000), 1);
 
     mac_learning_get_stats(ml, &stats);
-    CHECK_EQ(stats.n_expired, 2);
-    CHECK_EQ(stats.aging_sec, 2);
+    CHECK_INT(stats.n_expired, 2);
+    CHECK_INT(stats.aging_sec, 2);
 
     /* 0 means the default; huge values are clamped. */
     mac_learning_set_aging(ml, 0);
     mac_learning_get_stats(ml, &stats);
-    CHECK_EQ(stats.aging_sec, MAC_LEARNING_DEFAULT_AGING_SEC);
+    CHECK_INT(stats.aging_sec, MAC_LEARNING_DEFAULT_AGING_SEC);
     mac_learning_set_aging(ml, 4000000000U);
     mac_learning_get_stats(ml, &stats);
-    CHECK_EQ(stats.aging_sec, MAC_LEARNING_MAX_AGING_SEC);
+    CHECK_INT(stats.aging_sec, MAC_LEARNING_MAX_AGING_SEC);
     mac_learning_destroy(ml);
 }
 
@@ -183,45 +164,45 @@ test_eviction(void)
     uint64_t gen;
 
     for (int i = 1; i <= 4; i++) {
-        CHECK_EQ(mac_learning_learn(ml, mac(i), 0, i, i * 10), ML_NEW);
+        CHECK_INT(mac_learning_learn(ml, mac(i), 0, i, i * 10), ML_NEW);
     }
     /* Touch mac(1): now mac(2) is the least recently used. */
-    CHECK_EQ(mac_learning_learn(ml, mac(1), 0, 1, 50), ML_NOCHANGE);
+    CHECK_INT(mac_learning_learn(ml, mac(1), 0, 1, 50), ML_NOCHANGE);
 
     gen = mac_learning_generation(ml);
-    CHECK_EQ(mac_learning_learn(ml, mac(5), 0, 5, 60), ML_NEW);
+    CHECK_INT(mac_learning_learn(ml, mac(5), 0, 5, 60), ML_NEW);
     CHECK(mac_learning_generation(ml) != gen, "eviction did not bump gen");
-    CHECK_EQ(mac_learning_count(ml), 4);
-    CHECK_EQ(mac_learning_lookup(ml, mac(2), 0, 60), -1);
-    CHECK_EQ(mac_learning_lookup(ml, mac(1), 0, 60), 1);
-    CHECK_EQ(mac_learning_lookup(ml, mac(3), 0, 60), 3);
-    CHECK_EQ(mac_learning_lookup(ml, mac(5), 0, 60), 5);
+    CHECK_INT(mac_learning_count(ml), 4);
+    CHECK_INT(mac_learning_lookup(ml, mac(2), 0, 60), -1);
+    CHECK_INT(mac_learning_lookup(ml, mac(1), 0, 60), 1);
+    CHECK_INT(mac_learning_lookup(ml, mac(3), 0, 60), 3);
+    CHECK_INT(mac_learning_lookup(ml, mac(5), 0, 60), 5);
 
     /* A refresh counts as use too: mac(3) survives, mac(4) goes. */
     CHECK(mac_learning_refresh(ml, mac(3), 0, 3, 70), "refresh failed");
-    CHECK_EQ(mac_learning_learn(ml, mac(6), 0, 6, 80), ML_NEW);
-    CHECK_EQ(mac_learning_lookup(ml, mac(4), 0, 80), -1);
-    CHECK_EQ(mac_learning_lookup(ml, mac(3), 0, 80), 3);
+    CHECK_INT(mac_learning_learn(ml, mac(6), 0, 6, 80), ML_NEW);
+    CHECK_INT(mac_learning_lookup(ml, mac(4), 0, 80), -1);
+    CHECK_INT(mac_learning_lookup(ml, mac(3), 0, 80), 3);
 
     /* Lowering the limit evicts the oldest: mac(1) and mac(5). */
     gen = mac_learning_generation(ml);
     mac_learning_set_max_entries(ml, 2);
     CHECK(mac_learning_generation(ml) != gen, "shrink did not bump gen");
-    CHECK_EQ(mac_learning_count(ml), 2);
-    CHECK_EQ(mac_learning_lookup(ml, mac(1), 0, 80), -1);
-    CHECK_EQ(mac_learning_lookup(ml, mac(5), 0, 80), -1);
-    CHECK_EQ(mac_learning_lookup(ml, mac(3), 0, 80), 3);
-    CHECK_EQ(mac_learning_lookup(ml, mac(6), 0, 80), 6);
+    CHECK_INT(mac_learning_count(ml), 2);
+    CHECK_INT(mac_learning_lookup(ml, mac(1), 0, 80), -1);
+    CHECK_INT(mac_learning_lookup(ml, mac(5), 0, 80), -1);
+    CHECK_INT(mac_learning_lookup(ml, mac(3), 0, 80), 3);
+    CHECK_INT(mac_learning_lookup(ml, mac(6), 0, 80), 6);
 
     mac_learning_get_stats(ml, &stats);
-    CHECK_EQ(stats.n_evicted, 4);
-    CHECK_EQ(stats.max_entries, 2);
+    CHECK_INT(stats.n_evicted, 4);
+    CHECK_INT(stats.max_entries, 2);
 
     /* A limit of one still learns the newest. */
     mac_learning_set_max_entries(ml, 1);
-    CHECK_EQ(mac_learning_learn(ml, mac(7), 0, 7, 90), ML_NEW);
-    CHECK_EQ(mac_learning_count(ml), 1);
-    CHECK_EQ(mac_learning_lookup(ml, mac(7), 0, 90), 7);
+    CHECK_INT(mac_learning_learn(ml, mac(7), 0, 7, 90), ML_NEW);
+    CHECK_INT(mac_learning_count(ml), 1);
+    CHECK_INT(mac_learning_lookup(ml, mac(7), 0, 90), 7);
     mac_learning_destroy(ml);
 }
 
@@ -236,14 +217,14 @@ test_many(void)
     for (int i = 0; i < N; i++) {
         mac_learning_learn(ml, mac(i), i % 4096, i % 256, 0);
     }
-    CHECK_EQ(mac_learning_count(ml), N);
+    CHECK_INT(mac_learning_count(ml), N);
     for (int i = 0; i < N; i++) {
         n_wrong += mac_learning_lookup(ml, mac(i), i % 4096, 0) != i % 256;
         n_wrong += mac_learning_lookup(ml, mac(i), (i + 1) % 4096, 0) != -1;
     }
-    CHECK_EQ(n_wrong, 0);
-    CHECK_EQ(mac_learning_flush_port(ml, 3), N / 256 + (N % 256 > 3));
-    CHECK_EQ(mac_learning_count(ml), N - (N / 256 + (N % 256 > 3)));
+    CHECK_INT(n_wrong, 0);
+    CHECK_INT(mac_learning_flush_port(ml, 3), N / 256 + (N % 256 > 3));
+    CHECK_INT(mac_learning_count(ml), N - (N / 256 + (N % 256 > 3)));
     mac_learning_destroy(ml);
 }
 
@@ -258,29 +239,29 @@ test_flush(void)
     mac_learning_learn(ml, mac(3), 5, 1, 0);
 
     gen = mac_learning_generation(ml);
-    CHECK_EQ(mac_learning_flush_port(ml, 9), 0);
-    CHECK_EQ(mac_learning_generation(ml), gen);
+    CHECK_INT(mac_learning_flush_port(ml, 9), 0);
+    CHECK_INT(mac_learning_generation(ml), gen);
 
-    CHECK_EQ(mac_learning_flush_port(ml, 1), 2);
+    CHECK_INT(mac_learning_flush_port(ml, 1), 2);
     CHECK(mac_learning_generation(ml) != gen, "flush_port did not bump gen");
-    CHECK_EQ(mac_learning_lookup(ml, mac(1), 0, 0), -1);
-    CHECK_EQ(mac_learning_lookup(ml, mac(3), 5, 0), -1);
-    CHECK_EQ(mac_learning_lookup(ml, mac(2), 0, 0), 2);
-    CHECK_EQ(mac_learning_count(ml), 1);
+    CHECK_INT(mac_learning_lookup(ml, mac(1), 0, 0), -1);
+    CHECK_INT(mac_learning_lookup(ml, mac(3), 5, 0), -1);
+    CHECK_INT(mac_learning_lookup(ml, mac(2), 0, 0), 2);
+    CHECK_INT(mac_learning_count(ml), 1);
 
     gen = mac_learning_generation(ml);
     mac_learning_flush(ml);
     CHECK(mac_learning_generation(ml) != gen, "flush did not bump gen");
-    CHECK_EQ(mac_learning_count(ml), 0);
-    CHECK_EQ(mac_learning_lookup(ml, mac(2), 0, 0), -1);
+    CHECK_INT(mac_learning_count(ml), 0);
+    CHECK_INT(mac_learning_lookup(ml, mac(2), 0, 0), -1);
 
     gen = mac_learning_generation(ml);
     mac_learning_flush(ml);
-    CHECK_EQ(mac_learning_generation(ml), gen);
+    CHECK_INT(mac_learning_generation(ml), gen);
 
     /* The table works after a flush. */
-    CHECK_EQ(mac_learning_learn(ml, mac(2), 0, 4, 0), ML_NEW);
-    CHECK_EQ(mac_learning_lookup(ml, mac(2), 0, 0), 4);
+    CHECK_INT(mac_learning_learn(ml, mac(2), 0, 4, 0), ML_NEW);
+    CHECK_INT(mac_learning_lookup(ml, mac(2), 0, 0), 4);
     mac_learning_destroy(ml);
 }
 
@@ -295,39 +276,39 @@ test_refresh(void)
 
     /* Refreshing on the right port extends the life. */
     CHECK(mac_learning_refresh(ml, mac(1), 3, 1, 8000), "refresh failed");
-    CHECK_EQ(mac_learning_lookup(ml, mac(1), 3, 17999), 1);
-    CHECK_EQ(mac_learning_run(ml, 17999), 0);
+    CHECK_INT(mac_learning_lookup(ml, mac(1), 3, 17999), 1);
+    CHECK_INT(mac_learning_run(ml, 17999), 0);
 
     /* Wrong port, wrong VLAN, unknown MAC: no effect. */
     CHECK(!mac_learning_refresh(ml, mac(1), 3, 2, 17000),
           "refresh from another port succeeded");
-    CHECK_EQ(mac_learning_lookup(ml, mac(1), 3, 17000), 1);
+    CHECK_INT(mac_learning_lookup(ml, mac(1), 3, 17000), 1);
     CHECK(!mac_learning_refresh(ml, mac(1), 4, 1, 17000),
           "refresh on another VLAN succeeded");
-    CHECK_EQ(mac_learning_lookup(ml, mac(1), 4, 17000), -1);
+    CHECK_INT(mac_learning_lookup(ml, mac(1), 4, 17000), -1);
     CHECK(!mac_learning_refresh(ml, mac(2), 3, 1, 17000),
           "refresh of an unknown MAC succeeded");
-    CHECK_EQ(mac_learning_count(ml), 1);
-    CHECK_EQ(mac_learning_lookup(ml, mac(1), 3, 18000), -1);
+    CHECK_INT(mac_learning_count(ml), 1);
+    CHECK_INT(mac_learning_lookup(ml, mac(1), 3, 18000), -1);
 
     /* An expired entry is not revived. */
     CHECK(!mac_learning_refresh(ml, mac(1), 3, 1, 18000),
           "refresh revived an expired entry");
-    CHECK_EQ(mac_learning_lookup(ml, mac(1), 3, 18000), -1);
+    CHECK_INT(mac_learning_lookup(ml, mac(1), 3, 18000), -1);
 
     /* After a move, the old port cannot refresh it. */
     mac_learning_learn(ml, mac(5), 0, 1, 20000);
     mac_learning_learn(ml, mac(5), 0, 2, 21000);
     CHECK(!mac_learning_refresh(ml, mac(5), 0, 1, 29000),
           "old port refreshed a moved MAC");
-    CHECK_EQ(mac_learning_lookup(ml, mac(5), 0, 31000), -1);
+    CHECK_INT(mac_learning_lookup(ml, mac(5), 0, 31000), -1);
 
     /* Refreshes never change the generation. */
     gen = mac_learning_generation(ml);
     mac_learning_learn(ml, mac(6), 0, 1, 40000);
     gen = mac_learning_generation(ml);
     CHECK(mac_learning_refresh(ml, mac(6), 0, 1, 41000), "refresh failed");
-    CHECK_EQ(mac_learning_generation(ml), gen);
+    CHECK_INT(mac_learning_generation(ml), gen);
     mac_learning_destroy(ml);
 }
 
@@ -336,21 +317,21 @@ test_vlan_isolation(void)
 {
     struct mac_learning *ml = mac_learning_create(0, 0);
 
-    CHECK_EQ(mac_learning_learn(ml, mac(1), 10, 1, 0), ML_NEW);
-    CHECK_EQ(mac_learning_learn(ml, mac(1), 20, 2, 0), ML_NEW);
-    CHECK_EQ(mac_learning_count(ml), 2);
-    CHECK_EQ(mac_learning_lookup(ml, mac(1), 10, 0), 1);
-    CHECK_EQ(mac_learning_lookup(ml, mac(1), 20, 0), 2);
-    CHECK_EQ(mac_learning_lookup(ml, mac(1), 0, 0), -1);
-    CHECK_EQ(mac_learning_lookup(ml, mac(1), 30, 0), -1);
+    CHECK_INT(mac_learning_learn(ml, mac(1), 10, 1, 0), ML_NEW);
+    CHECK_INT(mac_learning_learn(ml, mac(1), 20, 2, 0), ML_NEW);
+    CHECK_INT(mac_learning_count(ml), 2);
+    CHECK_INT(mac_learning_lookup(ml, mac(1), 10, 0), 1);
+    CHECK_INT(mac_learning_lookup(ml, mac(1), 20, 0), 2);
+    CHECK_INT(mac_learning_lookup(ml, mac(1), 0, 0), -1);
+    CHECK_INT(mac_learning_lookup(ml, mac(1), 30, 0), -1);
 
     /* A move in one VLAN leaves the other alone. */
-    CHECK_EQ(mac_learning_learn(ml, mac(1), 10, 3, 1), ML_MOVED);
-    CHECK_EQ(mac_learning_lookup(ml, mac(1), 20, 1), 2);
+    CHECK_INT(mac_learning_learn(ml, mac(1), 10, 3, 1), ML_MOVED);
+    CHECK_INT(mac_learning_lookup(ml, mac(1), 20, 1), 2);
 
-    CHECK_EQ(mac_learning_flush_port(ml, 2), 1);
-    CHECK_EQ(mac_learning_lookup(ml, mac(1), 10, 1), 3);
-    CHECK_EQ(mac_learning_lookup(ml, mac(1), 20, 1), -1);
+    CHECK_INT(mac_learning_flush_port(ml, 2), 1);
+    CHECK_INT(mac_learning_lookup(ml, mac(1), 10, 1), 3);
+    CHECK_INT(mac_learning_lookup(ml, mac(1), 20, 1), -1);
     mac_learning_destroy(ml);
 }
 
@@ -371,28 +352,28 @@ test_dump(void)
 
     /* b and mac(9), learned at 0, have expired at 60000: left out. */
     n = mac_learning_dump(ml, 61000, &rows);
-    CHECK_EQ(n, 2);
+    CHECK_INT(n, 2);
     if (n == 2) {
-        CHECK_EQ(rows[0].port, 1);
-        CHECK_EQ(rows[0].vlan, 0);
+        CHECK_INT(rows[0].port, 1);
+        CHECK_INT(rows[0].vlan, 0);
         CHECK(eth_addr_equals(rows[0].mac, a), "row 0 has the wrong MAC");
-        CHECK_EQ(rows[0].age, 55);
-        CHECK_EQ(rows[1].port, 2);
-        CHECK_EQ(rows[1].vlan, 10);
+        CHECK_INT(rows[0].age, 55);
+        CHECK_INT(rows[1].port, 2);
+        CHECK_INT(rows[1].vlan, 10);
         CHECK(eth_addr_equals(rows[1].mac, a), "row 1 has the wrong MAC");
-        CHECK_EQ(rows[1].age, 58);
+        CHECK_INT(rows[1].age, 58);
     }
     free(rows);
 
     n = mac_learning_dump(ml, 5500, &rows);
-    CHECK_EQ(n, 4);
+    CHECK_INT(n, 4);
     if (n == 4) {
         /* Sorted by port, then VLAN, then MAC. */
-        CHECK_EQ(rows[0].port, 1);
-        CHECK_EQ(rows[1].port, 2);
+        CHECK_INT(rows[0].port, 1);
+        CHECK_INT(rows[1].port, 2);
         CHECK(eth_addr_equals(rows[1].mac, a), "row 1 has the wrong MAC");
         CHECK(eth_addr_equals(rows[2].mac, b), "row 2 has the wrong MAC");
-        CHECK_EQ(rows[3].port, 3);
+        CHECK_INT(rows[3].port, 3);
     }
     free(rows);
 
@@ -466,9 +447,9 @@ test_threads(void)
     }
     for (int i = 0; i < N_THREADS; i++) {
         pthread_join(threads[i], NULL);
-        CHECK_EQ(args[i].n_wrong, 0);
+        CHECK_INT(args[i].n_wrong, 0);
     }
-    CHECK_EQ(mac_learning_count(ml), N_THREADS * 64);
+    CHECK_INT(mac_learning_count(ml), N_THREADS * 64);
     CHECK(mac_learning_generation(ml) > gen + N_THREADS * 64,
           "generation did not count the changes");
     mac_learning_destroy(ml);
@@ -477,10 +458,7 @@ test_threads(void)
 int
 main(void)
 {
-    static const struct {
-        const char *name;
-        void (*run)(void);
-    } tests[] = {
+    static const struct check_test tests[] = {
         { "learn_lookup", test_learn_lookup },
         { "move", test_move },
         { "aging", test_aging },
@@ -493,18 +471,6 @@ main(void)
         { "threads", test_threads },
     };
 
-    for (size_t i = 0; i < ARRAY_SIZE(tests); i++) {
-        int before = n_failures;
-
-        tests[i].run();
-        if (n_failures != before) {
-            printf("test %s: FAILED\n", tests[i].name);
-        }
-    }
-    if (n_failures) {
-        printf("%d check(s) failed\n", n_failures);
-        return 1;
-    }
-    printf("test-mac-learning: all tests passed\n");
-    return 0;
+    check_run_tests(tests, ARRAY_SIZE(tests));
+    return check_finish("test-mac-learning");
 }

@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "check.h"
 #include "dp-packet.h"
 #include "packets.h"
 #include "util.h"
@@ -26,24 +27,6 @@
 #define FRAME_MAX 512
 #define NEVER ((size_t) -1)
 #define W(FIELD) (UINT64_C(1) << FLOW_WORD(FIELD))
-#define MAX_REPORTED 100
-
-static int n_passed;
-static int n_failed;
-
-#define CHECK(COND, ...)                                                \
-    do {                                                                \
-        if (COND) {                                                     \
-            n_passed++;                                                 \
-        } else {                                                        \
-            if (n_failed++ < MAX_REPORTED) {                            \
-                printf("FAIL line %d: ", __LINE__);                     \
-                printf(__VA_ARGS__);                                    \
-                putchar('\n');                                          \
-            }                                                           \
-        }                                                               \
-    } while (0)
-
 /* A frame under construction and the key it must give. */
 struct frame {
     uint8_t data[FRAME_MAX];
@@ -1529,6 +1512,5 @@ main(void)
     test_format();
     test_random_frames();
 
-    printf("test-miniflow: %d passed, %d failed\n", n_passed, n_failed);
-    return n_failed ? 1 : 0;
+    return check_finish("test-miniflow");
 }

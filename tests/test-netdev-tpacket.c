@@ -3,13 +3,16 @@
  *
  * Tests for the "tpacket" port provider on a real veth pair: frames arrive
  * intact whatever their size, with their VLAN tag put back and their vnet
- * header carried; the port never receives what it sends; ring slots and
- * blocks are handed back (100,000 frames through rings that hold far
- * fewer); the low-latency ring delivers a lone frame although the
- * throughput ring's block timeout is 1 s; a burst moves the port to the
- * throughput ring and its end moves it back, without a frame lost,
- * duplicated or reordered; the fanout member order survives a link flap;
- * bad options are refused with a message.
+ * header carried, through both the low-latency socket and the throughput
+ * ring; the port never receives what it sends; receive buffers and ring
+ * blocks are reused (100,000 frames through a ring that holds far fewer);
+ * the low-latency socket delivers a lone frame although the throughput
+ * ring's block timeout is 1 s; a burst moves the port to the throughput
+ * ring and its end moves it back, without a frame lost, duplicated or
+ * reordered; full batches of small frames move the port to the ring, full
+ * batches of large GSO frames at the same frame rate do not; the fanout
+ * member order survives a link flap; bad options are refused with a
+ * message.
  *
  * Needs root (exits 77 otherwise).  It makes network namespace "tpt-a" and
  * the veth pair tpt0a (here, opened by the provider) / tpt0b (in tpt-a,
@@ -19,7 +22,8 @@
  * TCP ones, EtherType 0x88b5 followed by a sequence number.
  *
  * No timing is asserted: deadlines only bound waits for frames that must
- * arrive.  The latency of the low-latency ring is printed for information.
+ * arrive, and sleeps only bound frame rates from above.  The latency of
+ * the low-latency socket is printed for information.
  */
 #include <autoconf.h>
 #include "netdev.h"
@@ -431,13 +435,15 @@ open_port(const char *mode, const char *timeout_ms)
 
 /* What get_status says about rx queue 0. */
 struct port_status {
-    char mode[32];                  /* Ring the PMD reads. */
+    char mode[32];                  /* Socket the PMD reads. */
     bool switching;                 /* The kernel steers to the other. */
     unsigned long long to_ll, to_tp;        /* Switches into each mode. */
-    unsigned long long frames_ll, frames_tp; /* Frames via each ring. */
+    unsigned long long frames_ll, frames_tp; /* Frames via each socket. */
+    unsigned long long polls_busy, polls_full; /* Low-latency polls that
+                                                * got frames, a full batch. */
     unsigned long long outgoing;    /* Own frames skipped in userspace. */
     bool kernel_ignores_outgoing;   /* The fanout group keeps them out. */
-    unsigned int slot_size;         /* Low-latency slot size. */
+    unsigned int buf_size;          /* Low-latency receive buffer size. */
 };
 
 static struct port_status
@@ -457,10 +463,13 @@ port_status(const struct netdev *nd)
         || !(p = strstr(buf, "frames: low-latency="))
         || sscanf(p, "frames: low-latency=%llu throughput=%llu",
                   &st.frames_ll, &st.frames_tp) != 2
+        || !(p = strstr(buf, "polls: busy="))
+        || sscanf(p, "polls: busy=%llu full=%llu", &st.polls_busy,
+                  &st.polls_full) != 2
         || !(p = strstr(buf, "outgoing skipped="))
         || sscanf(p, "outgoing skipped=%llu", &st.outgoing) != 1
-        || !(p = strstr(buf, "slots of "))
-        || sscanf(p, "slots of %u", &st.slot_size) != 1) {
+        || !(p = strstr(buf, "buffers of "))
+        || sscanf(p, "buffers of %u", &st.buf_size) != 1) {
         CHECK(false, "cannot parse status: %s", buf);
     }
     st.switching = strstr(buf, "switching to") != NULL;
@@ -616,7 +625,7 @@ poll_all(struct netdev *nd, struct rx_log *log, uint32_t sent,
 static const char *const pinned_modes[] = { "low-latency", "throughput" };
 
 /* Frames of many sizes, tagged or not, with offload metadata or not,
- * arrive byte for byte, in both rings. */
+ * arrive byte for byte, through both sockets. */
 static void
 test_frames_intact(void)
 {
@@ -772,10 +781,11 @@ test_no_self_receive(void)
 }
 
 /* Sends 'total' small frames in bursts of 'burst', waiting for each burst
- * to arrive, and checks that each ring handed out its slots or blocks
- * again (the total is far beyond their capacity), that nothing was lost
- * uncounted, duplicated or reordered, and that packets point into the
- * ring ('stride' apart within a batch). */
+ * to arrive, and checks that the port reused its receive buffers or ring
+ * blocks (the total is far beyond the ring's capacity), that nothing was
+ * lost uncounted, duplicated or reordered, and that packets point into
+ * provider memory, a buffer or the ring ('stride' apart within a
+ * batch). */
 static void
 bulk_case(const char *mode, int total, int burst, long stride)
 {
@@ -790,7 +800,7 @@ bulk_case(const char *mode, int total, int burst, long stride)
     rx_log_init(&log);
     log.stride = stride;
     if (!stride) {
-        log.stride = port_status(nd).slot_size;
+        log.stride = port_status(nd).buf_size;
     }
     while (sent < total) {
         int n = MIN(burst, total - sent);
@@ -821,7 +831,7 @@ bulk_case(const char *mode, int total, int burst, long stride)
           "%d frames duplicated or reordered, %d corrupt", log.n_misordered,
           log.n_corrupt);
     CHECK(log.n_pairs && log.n_stride * 10 >= log.n_pairs * 9,
-          "only %d of %d consecutive packets %ld bytes apart in the ring",
+          "only %d of %d consecutive packets %ld bytes apart",
           log.n_stride, log.n_pairs, log.stride);
     printf("%s: %d frames in bursts of %d, %llu dropped by the kernel\n",
            mode, sent, burst, (unsigned long long) stats.rx_ring_full);
@@ -832,16 +842,18 @@ bulk_case(const char *mode, int total, int burst, long stride)
 static void
 test_bulk(void)
 {
-    /* V2: one frame per slot.  V3: packed; a 60-byte frame takes the
-     * kernel's 68-byte header, the 16-byte address room (aligned to 96),
-     * the 64-byte reserve and the vnet header, minus the MAC header: 156
-     * bytes to the frame, 216 with it, already 8-byte aligned. */
+    /* Low latency: one buffer per batch slot.  V3: packed; a 60-byte
+     * frame takes the kernel's 68-byte header, the 16-byte address room
+     * (aligned to 96), the 64-byte reserve and the vnet header, minus the
+     * MAC header: 156 bytes to the frame, 216 with it, already 8-byte
+     * aligned. */
     bulk_case("low-latency", 100000, 64, 0);
     bulk_case("throughput", 100000, 512, 216);
 }
 
 /* With a 1 s block timeout, lone frames still arrive at once through the
- * low-latency ring, and the port stays in low-latency mode. */
+ * low-latency socket (a frame in the throughput ring would wait for its
+ * block to retire), and the port stays in low-latency mode. */
 static void
 test_low_latency(void)
 {
@@ -886,7 +898,7 @@ test_low_latency(void)
           st.frames_ll, st.frames_tp);
     CHECK(!strcmp(st.mode, "low-latency") && !st.to_tp,
           "mode %s after %llu switches", st.mode, st.to_tp);
-    printf("low-latency ring: send to receive %lld us on average, %lld us "
+    printf("low-latency socket: send to receive %lld us on average, %lld us "
            "at most (information only)\n", total_ns / N / 1000,
            max_ns / 1000);
     netdev_close(nd);
@@ -1028,6 +1040,111 @@ test_mode_switch(void)
     mode_switch_case("50");
 }
 
+/* Sends 'n' frames of 'size' bytes on 'fd', built in 'frames': copies of
+ * 'frame' after 'vnet' if 'vnet' is nonnull, else test frames numbered
+ * from '*seq'. */
+static void
+send_copies(int fd, uint8_t *frames, const uint8_t *frame, size_t size,
+            int n, const struct virtio_net_hdr *vnet, uint32_t *seq)
+{
+    for (int i = 0; i < n; i++) {
+        if (vnet) {
+            memcpy(frames + i * size, frame, size);
+        } else {
+            make_frame(frames + i * size, size, (*seq)++, NULL, 0);
+        }
+    }
+    peer_send_many(fd, frames, size, n, vnet);
+}
+
+/* Makes the PMD fall behind with full batches at a bounded frame rate:
+ * rounds of four times (32 frames, a poll, one frame, a poll), then at
+ * least 3 ms of sleep and netdev_run(), so that every window has 8 busy
+ * polls, half of them full, and at most 132 / 3 = 44 frames per ms.  With
+ * 'size'-byte GSO TCP frames if 'gso', else with small test frames.  Small
+ * ones must move the port to the throughput ring; large ones, whose copy
+ * belongs on the PMD's core, must not. */
+static void
+full_batches_case(bool gso, size_t size)
+{
+    enum { MAX_ROUNDS = 40 };
+    static uint8_t frames[DP_BATCH_SIZE * 32768];
+    static uint8_t frame[32768];
+    static struct rx_log log;
+    struct netdev *nd = open_port(NULL, NULL);
+    int fd = peer_socket(false, gso);
+    const struct virtio_net_hdr *vnetp = NULL;
+    struct virtio_net_hdr vnet;
+    struct netdev_stats stats;
+    struct port_status st;
+    int sndbuf = 16 << 20;
+    bool left = false;
+    uint32_t sent = 0;
+    uint32_t seq = 0;
+    int n_rounds;
+
+    cur_case = gso ? "full batches of GSO frames" : "full batches";
+    rx_log_init(&log);
+    /* A round's frames are in flight at once. */
+    setsockopt(fd, SOL_SOCKET, SO_SNDBUFFORCE, &sndbuf, sizeof sndbuf);
+    if (gso) {
+        make_tcp_frame(frame, size, 0, true, &vnet);
+        vnetp = &vnet;
+    } else {
+        make_frame(frame, size, 0, NULL, 0);
+    }
+
+    for (n_rounds = 0; n_rounds < MAX_ROUNDS && !left; n_rounds++) {
+        for (int i = 0; i < 4; i++) {
+            send_copies(fd, frames, frame, size, DP_BATCH_SIZE, vnetp, &seq);
+            poll_once(nd, &log);
+            send_copies(fd, frames, frame, size, 1, vnetp, &seq);
+            poll_once(nd, &log);
+            sent += DP_BATCH_SIZE + 1;
+        }
+        usleep(3000);
+        netdev_run();
+        st = port_status(nd);
+        left = strcmp(st.mode, "low-latency") || st.switching;
+    }
+    poll_all(nd, &log, sent, WAIT_MS);
+
+    st = port_status(nd);
+    stats = port_stats(nd);
+    if (gso) {
+        CHECK(!left && !st.to_tp && !st.frames_tp,
+              "%zu-byte GSO frames left low-latency mode: %llu switches, "
+              "%llu frames via throughput", size, st.to_tp, st.frames_tp);
+        /* Else the case proves nothing. */
+        CHECK(st.polls_full >= 2 * n_rounds,
+              "only %llu full polls of %llu busy in %d rounds",
+              st.polls_full, st.polls_busy, n_rounds);
+    } else {
+        CHECK(left && st.to_tp,
+              "full batches of small frames did not move the port to "
+              "throughput mode (%llu full polls of %llu)", st.polls_full,
+              st.polls_busy);
+    }
+    CHECK(log.n_test + stats.rx_ring_full == sent,
+          "received %d + dropped %llu != sent %u", log.n_test,
+          (unsigned long long) stats.rx_ring_full, sent);
+    CHECK(!log.n_misordered && !log.n_corrupt,
+          "%d frames duplicated or reordered, %d corrupt", log.n_misordered,
+          log.n_corrupt);
+    printf("%s: %u frames of %zu bytes in %d rounds, %llu full polls of "
+           "%llu, %llu switches to throughput\n", cur_case, sent, size,
+           n_rounds, st.polls_full, st.polls_busy, st.to_tp);
+    netdev_close(nd);
+    close(fd);
+}
+
+static void
+test_full_batches(void)
+{
+    full_batches_case(false, SMALL_FRAME);
+    full_batches_case(true, 30000);
+}
+
 /* After the link goes down and up, the port reports it and frames still
  * reach the pinned ring, so the fanout members kept their order. */
 static void
@@ -1142,6 +1259,7 @@ main(void)
         { "bulk", test_bulk },
         { "low latency", test_low_latency },
         { "mode switch", test_mode_switch },
+        { "full batches", test_full_batches },
         { "link flap", test_link_flap },
     };
 

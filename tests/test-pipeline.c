@@ -14,6 +14,7 @@
 #include <arpa/inet.h>
 #include <urcu-qsbr.h>
 
+#include "check.h"
 #include "dp.h"
 #include "dpcls.h"
 #include "flow.h"
@@ -23,19 +24,6 @@
 #include "pmd.h"
 #include "upcall.h"
 #include "util.h"
-
-static int n_failures;
-
-#define CHECK(COND, ...)                                                \
-    do {                                                                \
-        if (!(COND)) {                                                  \
-            printf("%s:%d: check failed: %s: ", __FILE__, __LINE__,     \
-                   #COND);                                              \
-            printf(__VA_ARGS__);                                        \
-            putchar('\n');                                              \
-            n_failures++;                                               \
-        }                                                               \
-    } while (0)
 
 #define N_PORTS 3
 
@@ -337,10 +325,5 @@ main(void)
     test_mac_move();
     test_idle_expiry();
     rcu_unregister_thread();
-    if (n_failures) {
-        printf("test-pipeline: %d check(s) failed\n", n_failures);
-        return 1;
-    }
-    printf("test-pipeline: all checks passed\n");
-    return 0;
+    return check_finish("test-pipeline");
 }

@@ -12,21 +12,8 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include "check.h"
 #include "util.h"
-
-static int n_checks;
-static int n_failed;
-
-#define CHECK(COND, ...)                                                \
-    do {                                                                \
-        n_checks++;                                                     \
-        if (!(COND)) {                                                  \
-            n_failed++;                                                 \
-            printf("%s:%d: check failed: ", __FILE__, __LINE__);        \
-            printf(__VA_ARGS__);                                        \
-            putchar('\n');                                              \
-        }                                                               \
-    } while (0)
 
 /* The tests vary signatures in hash bits 24-31 only, so that the bucket
  * index, which may reach up to bit 23, stays put. */
@@ -189,7 +176,5 @@ main(void)
     test_full_bucket();
     test_many();
 
-    printf("test-smc: %d passed, %d failed\n", n_checks - n_failed,
-           n_failed);
-    return n_failed ? 1 : 0;
+    return check_finish("test-smc");
 }

@@ -17,28 +17,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <urcu-qsbr.h>
+#include "check.h"
 #include "mac-learning.h"
 #include "util.h"
-
-static int n_failures;
-
-#define CHECK(COND, ...)                                                \
-    do {                                                                \
-        if (!(COND)) {                                                  \
-            n_failures++;                                               \
-            printf("%s:%d: %s: ", __FILE__, __LINE__, __func__);        \
-            printf(__VA_ARGS__);                                        \
-            putchar('\n');                                              \
-        }                                                               \
-    } while (0)
-
-#define CHECK_EQ(GOT, WANT)                                             \
-    do {                                                                \
-        long long got__ = (GOT);                                        \
-        long long want__ = (WANT);                                      \
-        CHECK(got__ == want__, "%s is %lld, expected %lld",             \
-              #GOT, got__, want__);                                     \
-    } while (0)
 
 #define MAC_A { { 0x02, 0x00, 0x00, 0x00, 0x00, 0x0a } }
 #define MAC_B { { 0x02, 0x00, 0x00, 0x00, 0x00, 0x0b } }
@@ -366,7 +347,7 @@ add_ports(struct ofproto *ofproto, const uint16_t *ports, size_t n)
         char name[16];
 
         snprintf(name, sizeof name, "p%"PRIu16, ports[i]);
-        CHECK_EQ(ofproto_port_add(ofproto, ports[i], name), 0);
+        CHECK_INT(ofproto_port_add(ofproto, ports[i], name), 0);
     }
 }
 
@@ -472,20 +453,20 @@ test_learn_then_reply(void)
     add_ports(ofproto, ports, ARRAY_SIZE(ports));
 
     flow = make_flow(1, mac_a, mac_b, 0);
-    CHECK_EQ(upcall_xlate(ofproto, &flow, true, 0, &out), 0);
+    CHECK_INT(upcall_xlate(ofproto, &flow, true, 0, &out), 0);
     check_outputs("A->B first", &out, (uint16_t[]) { 2, 3 }, 2);
 
     flow = make_flow(2, mac_b, mac_a, 0);
-    CHECK_EQ(upcall_xlate(ofproto, &flow, true, 1, &out), 0);
+    CHECK_INT(upcall_xlate(ofproto, &flow, true, 1, &out), 0);
     check_outputs("B->A reply", &out, (uint16_t[]) { 1 }, 1);
 
     flow = make_flow(1, mac_a, mac_b, 0);
-    CHECK_EQ(upcall_xlate(ofproto, &flow, true, 2, &out), 0);
+    CHECK_INT(upcall_xlate(ofproto, &flow, true, 2, &out), 0);
     check_outputs("A->B again", &out, (uint16_t[]) { 2 }, 1);
 
     /* The same MACs on another VLAN are still unknown there. */
     flow = make_flow(1, mac_c, mac_b, VLAN_CFI | 7);
-    CHECK_EQ(upcall_xlate(ofproto, &flow, true, 3, &out), 0);
+    CHECK_INT(upcall_xlate(ofproto, &flow, true, 3, &out), 0);
     check_outputs("C->B vlan 7", &out, (uint16_t[]) { 2, 3 }, 2);
     ofproto_destroy(ofproto);
 }
@@ -552,8 +533,8 @@ test_revalidate(void)
 
     /* Revalidation does not learn. */
     CHECK(revalidate(ofproto, &bcast, 0), "broadcast revalidation");
-    CHECK_EQ(mac_learning_lookup(ofproto_mac_learning(ofproto), mac_b, 0, 0),
-             3);
+    CHECK_INT(mac_learning_lookup(ofproto_mac_learning(ofproto), mac_b, 0, 0),
+              3);
 
     /* B ages out: A->B floods now. */
     gen = ofproto_generation(ofproto);
@@ -570,13 +551,13 @@ test_revalidate(void)
     static const struct eth_addr mac_zero = { { 0 } };
     flow = make_flow(4, mac_a, mac_bcast, 0);
     upcall_xlate(ofproto, &flow, true, 0, &out);
-    CHECK_EQ(out.n_actions, 0);
+    CHECK_INT(out.n_actions, 0);
     cache_flow(&stray, &flow, &out);
     CHECK(revalidate(ofproto, &stray, 0), "stray drop fails revalidation");
-    CHECK_EQ(ofproto_port_add(ofproto, 4, "p4"), 0);
+    CHECK_INT(ofproto_port_add(ofproto, 4, "p4"), 0);
     mac_learning_learn(ofproto_mac_learning(ofproto), mac_zero, 0, 4, 0);
-    CHECK_EQ(upcall_xlate(ofproto, &stray.masked, false, 0, &out), 0);
-    CHECK_EQ(out.n_actions, 0);
+    CHECK_INT(upcall_xlate(ofproto, &stray.masked, false, 0, &out), 0);
+    CHECK_INT(out.n_actions, 0);
     CHECK(!revalidate(ofproto, &stray, 0),
           "narrow-mask drop revalidated after its port joined");
 
@@ -597,14 +578,14 @@ test_ports(void)
 
     CHECK(!strcmp(ofproto_name(ofproto), "br-test"), "wrong bridge name");
     mac_learning_get_stats(ml, &stats);
-    CHECK_EQ(stats.aging_sec, 30);
+    CHECK_INT(stats.aging_sec, 30);
 
     gen = ofproto_generation(ofproto);
-    CHECK_EQ(ofproto_port_add(ofproto, 1, "p1"), 0);
+    CHECK_INT(ofproto_port_add(ofproto, 1, "p1"), 0);
     CHECK(ofproto_generation(ofproto) != gen, "port add kept generation");
-    CHECK_EQ(ofproto_port_add(ofproto, 2, "p2"), 0);
-    CHECK_EQ(ofproto_port_add(ofproto, 3, "p3"), 0);
-    CHECK_EQ(ofproto_n_ports(ofproto), 3);
+    CHECK_INT(ofproto_port_add(ofproto, 2, "p2"), 0);
+    CHECK_INT(ofproto_port_add(ofproto, 3, "p3"), 0);
+    CHECK_INT(ofproto_n_ports(ofproto), 3);
     CHECK(ofproto_has_port(ofproto, 2), "port 2 missing");
     CHECK(!ofproto_has_port(ofproto, 4), "port 4 present");
     CHECK(ofproto_port_name(ofproto, 2, name) && !strcmp(name, "p2"),
@@ -614,34 +595,34 @@ test_ports(void)
 
     /* Errors change nothing, not even the generation. */
     gen = ofproto_generation(ofproto);
-    CHECK_EQ(ofproto_port_add(ofproto, 2, "again"), EEXIST);
-    CHECK_EQ(ofproto_port_add(ofproto, 5, ""), EINVAL);
+    CHECK_INT(ofproto_port_add(ofproto, 2, "again"), EEXIST);
+    CHECK_INT(ofproto_port_add(ofproto, 5, ""), EINVAL);
     memset(long_name, 'x', sizeof long_name - 1);
     long_name[sizeof long_name - 1] = '\0';
-    CHECK_EQ(ofproto_port_add(ofproto, 5, long_name), EINVAL);
-    CHECK_EQ(ofproto_port_del(ofproto, 9), ENOENT);
-    CHECK_EQ(ofproto_generation(ofproto), gen);
-    CHECK_EQ(ofproto_n_ports(ofproto), 3);
+    CHECK_INT(ofproto_port_add(ofproto, 5, long_name), EINVAL);
+    CHECK_INT(ofproto_port_del(ofproto, 9), ENOENT);
+    CHECK_INT(ofproto_generation(ofproto), gen);
+    CHECK_INT(ofproto_n_ports(ofproto), 3);
 
     /* The longest name that fits. */
     long_name[sizeof long_name - 2] = '\0';
-    CHECK_EQ(ofproto_port_add(ofproto, 5, long_name), 0);
+    CHECK_INT(ofproto_port_add(ofproto, 5, long_name), 0);
     CHECK(ofproto_port_name(ofproto, 5, name) && !strcmp(name, long_name),
           "port 5 name is \"%s\"", name);
-    CHECK_EQ(ofproto_port_del(ofproto, 5), 0);
+    CHECK_INT(ofproto_port_del(ofproto, 5), 0);
 
     /* Learn A on port 2, B on port 3; deleting port 2 forgets A only. */
     flow = make_flow(2, mac_a, mac_bcast, 0);
     upcall_xlate(ofproto, &flow, true, 0, &out);
     flow = make_flow(3, mac_b, mac_bcast, VLAN_CFI | 5);
     upcall_xlate(ofproto, &flow, true, 0, &out);
-    CHECK_EQ(mac_learning_count(ml), 2);
+    CHECK_INT(mac_learning_count(ml), 2);
     gen = ofproto_generation(ofproto);
-    CHECK_EQ(ofproto_port_del(ofproto, 2), 0);
+    CHECK_INT(ofproto_port_del(ofproto, 2), 0);
     CHECK(ofproto_generation(ofproto) != gen, "port del kept generation");
-    CHECK_EQ(mac_learning_lookup(ml, mac_a, 0, 0), -1);
-    CHECK_EQ(mac_learning_lookup(ml, mac_b, 5, 0), 3);
-    CHECK_EQ(ofproto_port_del(ofproto, 2), ENOENT);
+    CHECK_INT(mac_learning_lookup(ml, mac_a, 0, 0), -1);
+    CHECK_INT(mac_learning_lookup(ml, mac_b, 5, 0), 3);
+    CHECK_INT(ofproto_port_del(ofproto, 2), ENOENT);
 
     /* Floods skip the removed port; packets from it are dropped. */
     flow = make_flow(1, mac_c, mac_bcast, 0);
@@ -649,12 +630,12 @@ test_ports(void)
     check_outputs("flood after del", &out, (uint16_t[]) { 3 }, 1);
     flow = make_flow(2, mac_a, mac_bcast, 0);
     upcall_xlate(ofproto, &flow, true, 0, &out);
-    CHECK_EQ(out.n_actions, 0);
-    CHECK_EQ(mac_learning_lookup(ml, mac_a, 0, 0), -1);
+    CHECK_INT(out.n_actions, 0);
+    CHECK_INT(mac_learning_lookup(ml, mac_a, 0, 0), -1);
 
     /* A port added back floods again. */
     gen = ofproto_generation(ofproto);
-    CHECK_EQ(ofproto_port_add(ofproto, 2, "p2"), 0);
+    CHECK_INT(ofproto_port_add(ofproto, 2, "p2"), 0);
     CHECK(ofproto_generation(ofproto) != gen, "re-add kept generation");
     flow = make_flow(1, mac_c, mac_bcast, 0);
     upcall_xlate(ofproto, &flow, true, 0, &out);
@@ -678,18 +659,18 @@ test_max_ports(void)
         snprintf(name, sizeof name, "p%u", i * 7);
         n_bad += ofproto_port_add(ofproto, i * 7, name) != 0;
     }
-    CHECK_EQ(n_bad, 0);
-    CHECK_EQ(ofproto_port_add(ofproto, 60000, "one-too-many"), ENOSPC);
-    CHECK_EQ(ofproto_n_ports(ofproto), OFPROTO_MAX_PORTS);
+    CHECK_INT(n_bad, 0);
+    CHECK_INT(ofproto_port_add(ofproto, 60000, "one-too-many"), ENOSPC);
+    CHECK_INT(ofproto_n_ports(ofproto), OFPROTO_MAX_PORTS);
 
     flow = make_flow(7, mac_a, mac_bcast, 0);
-    CHECK_EQ(upcall_xlate(ofproto, &flow, true, 0, &out), 0);
-    CHECK_EQ(out.n_actions, OFPROTO_MAX_PORTS - 1);
+    CHECK_INT(upcall_xlate(ofproto, &flow, true, 0, &out), 0);
+    CHECK_INT(out.n_actions, OFPROTO_MAX_PORTS - 1);
     for (uint32_t i = 0, port = 0; i < out.n_actions; i++, port += 7) {
         port += port == 7 ? 7 : 0;
         n_bad += out.actions[i].port != port;
     }
-    CHECK_EQ(n_bad, 0);
+    CHECK_INT(n_bad, 0);
     ofproto_destroy(ofproto);
 }
 
@@ -761,17 +742,17 @@ test_refresh(void)
         ofproto_mac_refresh(ofproto, &flow, now);
         ofproto_run(ofproto, now);
     }
-    CHECK_EQ(mac_learning_lookup(ml, mac_a, 10, 30000), 1);
-    CHECK_EQ(mac_learning_lookup(ml, mac_b, 10, 30000), -1);
-    CHECK_EQ(mac_learning_count(ml), 1);
+    CHECK_INT(mac_learning_lookup(ml, mac_a, 10, 30000), 1);
+    CHECK_INT(mac_learning_lookup(ml, mac_b, 10, 30000), -1);
+    CHECK_INT(mac_learning_count(ml), 1);
 
     /* The PMD might pass a flow key with a multicast source: ignored. */
     flow = make_flow(1, mac_bcast, mac_a, 0);
     ofproto_mac_refresh(ofproto, &flow, 30000);
-    CHECK_EQ(mac_learning_count(ml), 1);
+    CHECK_INT(mac_learning_count(ml), 1);
 
     ofproto_run(ofproto, 40000);
-    CHECK_EQ(mac_learning_count(ml), 0);
+    CHECK_INT(mac_learning_count(ml), 0);
     ofproto_destroy(ofproto);
 }
 
@@ -852,8 +833,8 @@ test_stress(void)
     for (round = 0; running; round++) {
         size_t n;
 
-        CHECK_EQ(ofproto_port_add(ofproto, STRESS_PORT, "flappy"), 0);
-        CHECK_EQ(ofproto_port_del(ofproto, STRESS_PORT), 0);
+        CHECK_INT(ofproto_port_add(ofproto, STRESS_PORT, "flappy"), 0);
+        CHECK_INT(ofproto_port_del(ofproto, STRESS_PORT), 0);
         n = mac_learning_dump(ofproto_mac_learning(ofproto), 0, &rows);
         for (size_t i = 0; i < n; i++) {
             CHECK(rows[i].port != STRESS_PORT,
@@ -868,7 +849,7 @@ test_stress(void)
     }
     for (int i = 0; i < N_THREADS; i++) {
         pthread_join(threads[i], NULL);
-        CHECK_EQ(args[i].n_bad, 0);
+        CHECK_INT(args[i].n_bad, 0);
     }
     if (getenv("TEST_UPCALL_VERBOSE")) {
         printf("stress: %d port flaps\n", round);
@@ -881,10 +862,7 @@ test_stress(void)
 int
 main(void)
 {
-    static const struct {
-        const char *name;
-        void (*run)(void);
-    } tests[] = {
+    static const struct check_test tests[] = {
         { "xlate_table", test_xlate_table },
         { "learn_then_reply", test_learn_then_reply },
         { "revalidate", test_revalidate },
@@ -895,18 +873,6 @@ main(void)
         { "stress", test_stress },
     };
 
-    for (size_t i = 0; i < ARRAY_SIZE(tests); i++) {
-        int before = n_failures;
-
-        tests[i].run();
-        if (n_failures != before) {
-            printf("test %s: FAILED\n", tests[i].name);
-        }
-    }
-    if (n_failures) {
-        printf("%d check(s) failed\n", n_failures);
-        return 1;
-    }
-    printf("test-upcall: all tests passed\n");
-    return 0;
+    check_run_tests(tests, ARRAY_SIZE(tests));
+    return check_finish("test-upcall");
 }

@@ -18,35 +18,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "check.h"
 #include "util.h"
 
 VLOG_DEFINE_THIS_MODULE(test_vlog);
-
-static int n_failures;
-
-static void check__(bool ok, const char *file, int line, const char *format,
-                    ...) PRINTF_FORMAT(4, 5);
-
-static void
-check__(bool ok, const char *file, int line, const char *format, ...)
-{
-    va_list args;
-
-    if (ok) {
-        return;
-    }
-    n_failures++;
-    printf("%s:%d: FAILED: ", file, line);
-    va_start(args, format);
-    vprintf(format, args);
-    va_end(args);
-    putchar('\n');
-}
-
-#define CHECK(COND, ...) check__(COND, __FILE__, __LINE__, __VA_ARGS__)
-#define CHECK_INT(A, B)                                                 \
-    CHECK((long long) (A) == (long long) (B), "%s is %lld, expected %lld", \
-          #A, (long long) (A), (long long) (B))
 
 static char log_path[] = "/tmp/test-vlog-XXXXXX";
 
@@ -123,19 +98,19 @@ check_log__(const char *file, int line, const char *const *expected,
         unsigned int seq;
         const char *rest = parse_line(l, &seq);
 
-        check__(rest != NULL, file, line, "malformed log line: %s", l);
+        CHECK_AT(file, line, rest != NULL, "malformed log line: %s", l);
         if (!rest) {
             continue;
         }
-        check__(n >= n_expected || !strcmp(rest, expected[n]), file, line,
-                "log line %zu is \"%s\", expected \"%s\"", n, rest,
-                n < n_expected ? expected[n] : "");
-        check__(!n || seq == prev_seq + 1, file, line,
-                "sequence %u after %u", seq, prev_seq);
+        CHECK_AT(file, line, n >= n_expected || !strcmp(rest, expected[n]),
+                 "log line %zu is \"%s\", expected \"%s\"", n, rest,
+                 n < n_expected ? expected[n] : "");
+        CHECK_AT(file, line, !n || seq == prev_seq + 1,
+                 "sequence %u after %u", seq, prev_seq);
         prev_seq = seq;
     }
-    check__(n == n_expected, file, line, "log has %zu lines, expected %zu",
-            n, n_expected);
+    CHECK_AT(file, line, n == n_expected, "log has %zu lines, expected %zu",
+             n, n_expected);
     free(text);
     clear_log();
 }
@@ -488,10 +463,5 @@ main(void)
     CHECK(!VLOG_IS_ENABLED(VLL_INFO), "INFO enabled with nowhere to go");
     unlink(log_path);
 
-    if (n_failures) {
-        printf("test-vlog: %d checks failed\n", n_failures);
-        return 1;
-    }
-    printf("test-vlog: all checks passed\n");
-    return 0;
+    return check_finish("test-vlog");
 }
