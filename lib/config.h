@@ -1,5 +1,6 @@
 /*
- * Copyright (c) 2026 The pmdswitch authors.  SPDX-License-Identifier: Apache-2.0
+ * Copyright (c) 2026 The pmdswitch authors.
+ * SPDX-License-Identifier: Apache-2.0
  *
  * The JSON configuration file: parsing and validation into plain C
  * structures.  Nothing here touches the system (no interface lookups, no

@@ -1,5 +1,6 @@
 /*
- * Copyright (c) 2026 The pmdswitch authors.  SPDX-License-Identifier: Apache-2.0
+ * Copyright (c) 2026 The pmdswitch authors.
+ * SPDX-License-Identifier: Apache-2.0
  *
  * A batch of at most DP_BATCH_SIZE packets: the unit every stage of the
  * PMD pipeline works on.  A batch holds pointers; it owns nothing.

@@ -1,5 +1,6 @@
 /*
- * Copyright (c) 2026 The pmdswitch authors.  SPDX-License-Identifier: Apache-2.0
+ * Copyright (c) 2026 The pmdswitch authors.
+ * SPDX-License-Identifier: Apache-2.0
  *
  * Building and tearing down the datapath from a validated config.
  */
@@ -176,6 +177,27 @@ dp_assign_rxqs(struct dp *dp)
     }
 }
 
+/* Says which explicitly set other_config keys this version accepts but
+ * does not act on yet, so that nobody relies on them unknowingly. */
+static void
+dp_warn_inert_settings(const struct config_other *other)
+{
+    static const enum config_other_key inert[] = {
+        CONFIG_OTHER_USERSPACE_TSO_ENABLE, /* Offloads always pass through. */
+        CONFIG_OTHER_PMD_SLEEP_MAX,
+        CONFIG_OTHER_TX_FLUSH_INTERVAL,
+        CONFIG_OTHER_PMD_RXQ_ASSIGN,
+        CONFIG_OTHER_BOND_REBALANCE_INTERVAL,
+    };
+
+    for (size_t i = 0; i < ARRAY_SIZE(inert); i++) {
+        if (other->set[inert[i]]) {
+            VLOG_WARN("other_config:%s is accepted but has no effect in "
+                      "this version", config_other_key_name(inert[i]));
+        }
+    }
+}
+
 static void
 dp_apply_settings(struct dp *dp, const struct config_other *other)
 {
@@ -214,6 +236,7 @@ dp_create(const struct pmd_config *cfg, char **errp)
     dp->name = xstrdup(br->name);
     dp->ofproto = ofproto_create(br->name, cfg->other.mac_aging_time);
     dp_apply_settings(dp, &cfg->other);
+    dp_warn_inert_settings(&cfg->other);
     dp->pmds = xcalloc(n_cores, sizeof *dp->pmds);
     for (int i = 0; i < n_cores; i++) {
         dp->pmds[dp->n_pmds] = pmd_create(dp, cores[i], dp->n_pmds);

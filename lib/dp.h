@@ -1,5 +1,6 @@
 /*
- * Copyright (c) 2026 The pmdswitch authors.  SPDX-License-Identifier: Apache-2.0
+ * Copyright (c) 2026 The pmdswitch authors.
+ * SPDX-License-Identifier: Apache-2.0
  *
  * The datapath: one bridge's ports, the PMD threads that poll them, and
  * the slow path (ofproto) they call on a miss.  dp_create() opens every

@@ -1,5 +1,6 @@
 /*
- * Copyright (c) 2026 The pmdswitch authors.  SPDX-License-Identifier: Apache-2.0
+ * Copyright (c) 2026 The pmdswitch authors.
+ * SPDX-License-Identifier: Apache-2.0
  *
  * The datapath classifier: a wildcard match over megaflows by tuple-space
  * search.  One subtable per distinct mask; each subtable is a hash table of

@@ -1,5 +1,6 @@
 /*
- * Copyright (c) 2026 The pmdswitch authors.  SPDX-License-Identifier: Apache-2.0
+ * Copyright (c) 2026 The pmdswitch authors.
+ * SPDX-License-Identifier: Apache-2.0
  *
  * The exact match cache (see emc.h for the design).  A key may live in one
  * of EMC_WAYS slots: the one named by the low EMC_SHIFT bits of its RSS

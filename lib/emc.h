@@ -1,5 +1,6 @@
 /*
- * Copyright (c) 2026 The pmdswitch authors.  SPDX-License-Identifier: Apache-2.0
+ * Copyright (c) 2026 The pmdswitch authors.
+ * SPDX-License-Identifier: Apache-2.0
  *
  * The exact match cache: the first cache a packet meets.  EMC_ENTRIES
  * entries indexed by the packet's RSS hash, EMC_WAYS candidate slots per
@@ -41,7 +42,8 @@ void emc_uninit(struct emc_cache *);
 
 /* Returns the live flow cached for 'key' (key->hash is the RSS hash), or
  * NULL. */
-struct dp_flow *emc_lookup(struct emc_cache *, const struct netdev_flow_key *key);
+struct dp_flow *emc_lookup(struct emc_cache *,
+                           const struct netdev_flow_key *key);
 
 /* Caches 'key' -> 'flow', replacing a dead or the less useful entry. */
 void emc_insert(struct emc_cache *, const struct netdev_flow_key *key,

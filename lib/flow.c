@@ -1,5 +1,6 @@
 /*
- * Copyright (c) 2026 The pmdswitch authors.  SPDX-License-Identifier: Apache-2.0
+ * Copyright (c) 2026 The pmdswitch authors.
+ * SPDX-License-Identifier: Apache-2.0
  *
  * The per-PMD flow table (see flow.h).  Flows live in a slot array so that
  * the SMC can name a flow by a 32-bit index.  Every unused slot is NULL and

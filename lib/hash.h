@@ -1,5 +1,6 @@
 /*
- * Copyright (c) 2026 The pmdswitch authors.  SPDX-License-Identifier: Apache-2.0
+ * Copyright (c) 2026 The pmdswitch authors.
+ * SPDX-License-Identifier: Apache-2.0
  *
  * Hashing.  The RSS hash is computed once per packet on receive, from the
  * 5-tuple (or taken from the kernel's rxhash when the ring supplies it), and
@@ -47,9 +48,9 @@ hash_finish(uint32_t hash, uint32_t n)
 
 /* Software RSS hash of the 5-tuple in 'key' (addresses, protocol, ports)
  * plus dl_type, never 0.  It leaves out in_port, so that the same flow
- * hashes alike on every port (bond output relies on that).  Frames with no IP header hash their
- * MAC addresses and ethertype instead.  Counts one call (see
- * hash_n_rss_computed()). */
+ * hashes alike on every port (bond output relies on that).  Frames with no
+ * IP header hash their MAC addresses and ethertype instead.  Counts one
+ * call (see hash_n_rss_computed()). */
 uint32_t hash_rss(const struct netdev_flow_key *key);
 
 /* Number of hash_rss() calls made by the calling thread. */

@@ -1,5 +1,6 @@
 /*
- * Copyright (c) 2026 The pmdswitch authors.  SPDX-License-Identifier: Apache-2.0
+ * Copyright (c) 2026 The pmdswitch authors.
+ * SPDX-License-Identifier: Apache-2.0
  *
  * MAC learning table: a chained hash table keyed by (VLAN, MAC), plus a
  * list of the same entries in least-recently-used order.  The list makes

@@ -1,5 +1,6 @@
 /*
- * Copyright (c) 2026 The pmdswitch authors.  SPDX-License-Identifier: Apache-2.0
+ * Copyright (c) 2026 The pmdswitch authors.
+ * SPDX-License-Identifier: Apache-2.0
  *
  * The MAC learning table of one bridge, used by the NORMAL action: it maps
  * (VLAN, MAC) to the port the MAC was last seen on.  Entries age out

@@ -1,5 +1,6 @@
 /*
- * Copyright (c) 2026 The pmdswitch authors.  SPDX-License-Identifier: Apache-2.0
+ * Copyright (c) 2026 The pmdswitch authors.
+ * SPDX-License-Identifier: Apache-2.0
  *
  * Flow keys.  'struct flow' is the expanded key, laid out as FLOW_U64S
  * 64-bit words.  A miniflow is the compact form the datapath works with: a

@@ -1,5 +1,6 @@
 /*
- * Copyright (c) 2026 The pmdswitch authors.  SPDX-License-Identifier: Apache-2.0
+ * Copyright (c) 2026 The pmdswitch authors.
+ * SPDX-License-Identifier: Apache-2.0
  *
  * Linux helpers shared by the AF_PACKET port providers (netdev-mmsg.c,
  * netdev-tpacket.c): interface lookup, opening a packet socket with the
@@ -17,6 +18,7 @@
 
 #include <errno.h>
 #include <net/if.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
@@ -304,4 +306,36 @@ netdev_linux_link_health(int fd, int ifindex, const char *name)
         return ENETDOWN;
     }
     return 0;
+}
+
+int
+netdev_linux_txqs_open(const struct netdev *netdev,
+                       struct netdev_linux_txq **txqsp, char **errp)
+{
+    struct netdev_linux_txq *txqs;
+
+    txqs = xzalloc_cacheline(netdev->n_txq * sizeof *txqs);
+    for (int i = 0; i < netdev->n_txq; i++) {
+        int fd = netdev_linux_packet_socket(netdev->ifindex, false);
+
+        if (fd < 0) {
+            *errp = xasprintf("interface %s: cannot open transmit socket "
+                              "(%s)", netdev->name, strerror(-fd));
+            netdev_linux_txqs_close(txqs, i);
+            *txqsp = NULL;
+            return -fd;
+        }
+        txqs[i].fd = fd;
+    }
+    *txqsp = txqs;
+    return 0;
+}
+
+void
+netdev_linux_txqs_close(struct netdev_linux_txq *txqs, int n)
+{
+    for (int i = 0; i < n; i++) {
+        close(txqs[i].fd);
+    }
+    free(txqs);
 }

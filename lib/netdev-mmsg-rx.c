@@ -1,5 +1,6 @@
 /*
- * Copyright (c) 2026 The pmdswitch authors.  SPDX-License-Identifier: Apache-2.0
+ * Copyright (c) 2026 The pmdswitch authors.
+ * SPDX-License-Identifier: Apache-2.0
  *
  * recvmmsg() receive from a plain AF_PACKET socket, shared by the "mmsg"
  * and "tpacket" providers; see netdev-mmsg-rx.h.  The kernel copies each

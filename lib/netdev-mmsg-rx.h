@@ -1,5 +1,6 @@
 /*
- * Copyright (c) 2026 The pmdswitch authors.  SPDX-License-Identifier: Apache-2.0
+ * Copyright (c) 2026 The pmdswitch authors.
+ * SPDX-License-Identifier: Apache-2.0
  *
  * Receiving from a plain AF_PACKET socket with recvmmsg(), a batch per
  * system call.  Shared by the "mmsg" provider, which reads all its traffic

@@ -1,5 +1,6 @@
 /*
- * Copyright (c) 2026 The pmdswitch authors.  SPDX-License-Identifier: Apache-2.0
+ * Copyright (c) 2026 The pmdswitch authors.
+ * SPDX-License-Identifier: Apache-2.0
  *
  * The "mmsg" port provider: plain AF_PACKET sockets, receive by recvmmsg()
  * and transmit by sendmmsg(), a batch per system call.  It is the fallback
@@ -42,16 +43,11 @@ struct netdev_mmsg_rxq {
     struct netdev_stats stats CACHE_ALIGNED;
 };
 
-struct netdev_mmsg_txq {
-    int fd;                         /* Transmit-only packet socket. */
-    struct netdev_stats stats;      /* Written by the queue's PMD only. */
-} CACHE_ALIGNED;
-
 struct netdev_mmsg {
     struct netdev up;
 
     /* Set at construction, then read only. */
-    struct netdev_mmsg_txq *txqs;   /* up.n_txq entries. */
+    struct netdev_linux_txq *txqs;  /* up.n_txq entries. */
     int fanout_id;                  /* -1 until rx queue 0 makes a group. */
     bool fanout_ignores_outgoing;   /* The kernel filters our own tx. */
     int rcvbuf;                     /* SO_RCVBUF the kernel granted. */
@@ -83,17 +79,6 @@ netdev_mmsg_dealloc(struct netdev *netdev)
     free(netdev_mmsg_cast(netdev));
 }
 
-/* Closes the sockets of the first 'n' tx queues and frees the array. */
-static void
-close_txqs(struct netdev_mmsg *dev, int n)
-{
-    for (int i = 0; i < n; i++) {
-        close(dev->txqs[i].fd);
-    }
-    free(dev->txqs);
-    dev->txqs = NULL;
-}
-
 static int
 netdev_mmsg_construct(struct netdev *netdev,
                       const struct netdev_options *opts, char **errp)
@@ -101,19 +86,7 @@ netdev_mmsg_construct(struct netdev *netdev,
     struct netdev_mmsg *dev = netdev_mmsg_cast(netdev);
 
     dev->fanout_id = -1;
-    dev->txqs = xzalloc_cacheline(netdev->n_txq * sizeof *dev->txqs);
-    for (int i = 0; i < netdev->n_txq; i++) {
-        int fd = netdev_linux_packet_socket(netdev->ifindex, false);
-
-        if (fd < 0) {
-            *errp = xasprintf("interface %s: cannot open transmit socket "
-                              "(%s)", netdev->name, strerror(-fd));
-            close_txqs(dev, i);
-            return -fd;
-        }
-        dev->txqs[i].fd = fd;
-    }
-    return 0;
+    return netdev_linux_txqs_open(netdev, &dev->txqs, errp);
 }
 
 static void
@@ -121,7 +94,7 @@ netdev_mmsg_destruct(struct netdev *netdev)
 {
     struct netdev_mmsg *dev = netdev_mmsg_cast(netdev);
 
-    close_txqs(dev, netdev->n_txq);
+    netdev_linux_txqs_close(dev->txqs, netdev->n_txq);
 }
 
 static struct netdev_rxq *
@@ -243,22 +216,9 @@ netdev_mmsg_rxq_recv(struct netdev_rxq *rxq_, struct dp_batch *batch,
 static void
 netdev_mmsg_send(struct netdev *netdev, int qid, struct dp_batch *batch)
 {
-    struct netdev_mmsg_txq *txq = &netdev_mmsg_cast(netdev)->txqs[qid];
+    struct netdev_linux_txq *txq = &netdev_mmsg_cast(netdev)->txqs[qid];
 
     netdev_linux_sendmmsg(txq->fd, batch, &txq->stats);
-}
-
-/* Adds every counter of 'src' to 'dst' with relaxed loads. */
-static void
-stats_sum(struct netdev_stats *dst, const struct netdev_stats *src)
-{
-    const uint64_t *s = (const uint64_t *) src;
-    uint64_t *d = (uint64_t *) dst;
-
-    BUILD_ASSERT(sizeof *src % sizeof(uint64_t) == 0);
-    for (size_t i = 0; i < sizeof *src / sizeof(uint64_t); i++) {
-        d[i] += netdev_counter_read(&s[i]);
-    }
 }
 
 static void
@@ -267,10 +227,10 @@ netdev_mmsg_get_stats(const struct netdev *netdev, struct netdev_stats *st)
     struct netdev_mmsg *dev = netdev_mmsg_cast(netdev);
 
     for (int i = 0; i < netdev->n_rxq; i++) {
-        stats_sum(st, &netdev_mmsg_rxq_cast(netdev->rxqs[i])->stats);
+        netdev_stats_add(st, &netdev_mmsg_rxq_cast(netdev->rxqs[i])->stats);
     }
     for (int i = 0; i < netdev->n_txq; i++) {
-        stats_sum(st, &dev->txqs[i].stats);
+        netdev_stats_add(st, &dev->txqs[i].stats);
     }
 }
 

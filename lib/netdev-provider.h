@@ -1,5 +1,6 @@
 /*
- * Copyright (c) 2026 The pmdswitch authors.  SPDX-License-Identifier: Apache-2.0
+ * Copyright (c) 2026 The pmdswitch authors.
+ * SPDX-License-Identifier: Apache-2.0
  *
  * The contract between netdev.c and a port provider.
  *
@@ -96,6 +97,26 @@ extern const struct netdev_class netdev_mmsg_class;
 #ifdef HAVE_TPACKET_V3
 extern const struct netdev_class netdev_tpacket_class;
 #endif
+
+/* Adds every counter of 'src' to 'dst', reading 'src' relaxed. */
+void netdev_stats_add(struct netdev_stats *dst,
+                      const struct netdev_stats *src);
+
+/* A transmit queue of a packet-socket port: a transmit-only socket and the
+ * counters of the one PMD that sends on it. */
+struct netdev_linux_txq {
+    int fd;
+    struct netdev_stats stats;  /* Written by the queue's PMD only. */
+} CACHE_ALIGNED;
+
+/* Opens 'netdev->n_txq' transmit queues into a new array in '*txqsp'.
+ * Returns 0, or a positive errno with a message in '*errp' and nothing
+ * left open. */
+int netdev_linux_txqs_open(const struct netdev *,
+                           struct netdev_linux_txq **txqsp, char **errp);
+
+/* Closes the first 'n' queues of 'txqs' and frees the array. */
+void netdev_linux_txqs_close(struct netdev_linux_txq *txqs, int n);
 
 /* Shared by providers (netdev-linux.c): opens an AF_PACKET socket bound to
  * 'ifindex' with PACKET_VNET_HDR and PACKET_AUXDATA set; with 'rx' false it

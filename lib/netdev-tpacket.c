@@ -1,5 +1,6 @@
 /*
- * Copyright (c) 2026 The pmdswitch authors.  SPDX-License-Identifier: Apache-2.0
+ * Copyright (c) 2026 The pmdswitch authors.
+ * SPDX-License-Identifier: Apache-2.0
  *
  * The "tpacket" port provider: receive from a memory-mapped TPACKET_V3
  * AF_PACKET ring under load and from a plain packet socket by recvmmsg()
@@ -381,16 +382,11 @@ struct netdev_rxq_tpacket {
     struct tpacket_policy policy;
 };
 
-struct tpacket_txq {
-    int fd;                     /* Transmit-only packet socket. */
-    struct netdev_stats stats;  /* Written by the queue's PMD only. */
-} CACHE_ALIGNED;
-
 struct netdev_tpacket {
     struct netdev up;
 
     /* Set at construction, then read only. */
-    struct tpacket_txq *txqs;   /* up.n_txq entries. */
+    struct netdev_linux_txq *txqs;  /* up.n_txq entries. */
     int forced;                 /* PMDSWITCH_TPACKET_MODE. */
     int timeout_ms;             /* PMDSWITCH_TPACKET_BLOCK_TIMEOUT_MS. */
 
@@ -752,7 +748,7 @@ netdev_tpacket_rxq_recv(struct netdev_rxq *rxq_, struct dp_batch *batch,
 static void
 netdev_tpacket_send(struct netdev *netdev, int qid, struct dp_batch *batch)
 {
-    struct tpacket_txq *txq = &netdev_tpacket_cast(netdev)->txqs[qid];
+    struct netdev_linux_txq *txq = &netdev_tpacket_cast(netdev)->txqs[qid];
 
     netdev_linux_sendmmsg(txq->fd, batch, &txq->stats);
 }
@@ -998,16 +994,6 @@ netdev_tpacket_dealloc(struct netdev *netdev)
     free(netdev_tpacket_cast(netdev));
 }
 
-static void
-close_txqs(struct netdev_tpacket *dev, int n)
-{
-    for (int i = 0; i < n; i++) {
-        close(dev->txqs[i].fd);
-    }
-    free(dev->txqs);
-    dev->txqs = NULL;
-}
-
 /* Reads the knobs described in the design note into 'dev'.  Returns 0, or
  * EINVAL with a message in '*errp'. */
 static int
@@ -1066,19 +1052,7 @@ netdev_tpacket_construct(struct netdev *netdev,
         return error;
     }
 
-    dev->txqs = xzalloc_cacheline(netdev->n_txq * sizeof *dev->txqs);
-    for (int i = 0; i < netdev->n_txq; i++) {
-        int fd = netdev_linux_packet_socket(netdev->ifindex, false);
-
-        if (fd < 0) {
-            *errp = xasprintf("interface %s: cannot open transmit socket "
-                              "(%s)", netdev->name, strerror(-fd));
-            close_txqs(dev, i);
-            return -fd;
-        }
-        dev->txqs[i].fd = fd;
-    }
-    return 0;
+    return netdev_linux_txqs_open(netdev, &dev->txqs, errp);
 }
 
 static void
@@ -1086,7 +1060,7 @@ netdev_tpacket_destruct(struct netdev *netdev)
 {
     struct netdev_tpacket *dev = netdev_tpacket_cast(netdev);
 
-    close_txqs(dev, netdev->n_txq);
+    netdev_linux_txqs_close(dev->txqs, netdev->n_txq);
 }
 
 static struct netdev_rxq *
@@ -1155,19 +1129,6 @@ netdev_tpacket_rxq_destruct(struct netdev_rxq *rxq_)
 
 /* ---- Statistics, health and the mode policy (control thread). ---- */
 
-/* Adds every counter of 'src' to 'dst' with relaxed loads. */
-static void
-stats_sum(struct netdev_stats *dst, const struct netdev_stats *src)
-{
-    const uint64_t *s = (const uint64_t *) src;
-    uint64_t *d = (uint64_t *) dst;
-
-    BUILD_ASSERT(sizeof *src % sizeof(uint64_t) == 0);
-    for (size_t i = 0; i < sizeof *src / sizeof(uint64_t); i++) {
-        d[i] += netdev_counter_read(&s[i]);
-    }
-}
-
 static void
 netdev_tpacket_get_stats(const struct netdev *netdev,
                          struct netdev_stats *stats)
@@ -1175,10 +1136,13 @@ netdev_tpacket_get_stats(const struct netdev *netdev,
     struct netdev_tpacket *dev = netdev_tpacket_cast(netdev);
 
     for (int i = 0; i < netdev->n_rxq; i++) {
-        stats_sum(stats, &netdev_rxq_tpacket_cast(netdev->rxqs[i])->stats);
+        const struct netdev_rxq_tpacket *rxq
+            = netdev_rxq_tpacket_cast(netdev->rxqs[i]);
+
+        netdev_stats_add(stats, &rxq->stats);
     }
     for (int i = 0; i < netdev->n_txq; i++) {
-        stats_sum(stats, &dev->txqs[i].stats);
+        netdev_stats_add(stats, &dev->txqs[i].stats);
     }
 }
 

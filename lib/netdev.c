@@ -1,5 +1,6 @@
 /*
- * Copyright (c) 2026 The pmdswitch authors.  SPDX-License-Identifier: Apache-2.0
+ * Copyright (c) 2026 The pmdswitch authors.
+ * SPDX-License-Identifier: Apache-2.0
  *
  * The generic port layer: the registry of compiled-in providers, opening
  * and closing ports (including the undo of a half-built port), accessors,
@@ -417,5 +418,17 @@ netdev_get_status(const struct netdev *netdev, char *buf, size_t size)
         netdev->class->get_status(netdev, buf + len, size - len);
     } else {
         snprintf(buf + len, size - len, "%s", netdev->class->type);
+    }
+}
+
+void
+netdev_stats_add(struct netdev_stats *dst, const struct netdev_stats *src)
+{
+    const uint64_t *s = (const uint64_t *) src;
+    uint64_t *d = (uint64_t *) dst;
+
+    BUILD_ASSERT(sizeof *src % sizeof(uint64_t) == 0);
+    for (size_t i = 0; i < sizeof *src / sizeof(uint64_t); i++) {
+        d[i] += netdev_counter_read(&s[i]);
     }
 }

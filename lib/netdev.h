@@ -1,5 +1,6 @@
 /*
- * Copyright (c) 2026 The pmdswitch authors.  SPDX-License-Identifier: Apache-2.0
+ * Copyright (c) 2026 The pmdswitch authors.
+ * SPDX-License-Identifier: Apache-2.0
  *
  * The generic port API.  A netdev is one kernel interface opened by a
  * provider ("tpacket", "mmsg"; see netdev-provider.h for the contract each

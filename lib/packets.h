@@ -1,5 +1,6 @@
 /*
- * Copyright (c) 2026 The pmdswitch authors.  SPDX-License-Identifier: Apache-2.0
+ * Copyright (c) 2026 The pmdswitch authors.
+ * SPDX-License-Identifier: Apache-2.0
  *
  * Wire formats and constants: Ethernet, VLAN, ARP, IPv4, IPv6, TCP, UDP,
  * SCTP, ICMP and ICMPv6.  Network-order fields carry the be16/be32 types so
@@ -77,7 +78,7 @@ eth_addr_equals(const struct eth_addr a, const struct eth_addr b)
 
 /* Flow nw_frag bits, as OVS. */
 #define FLOW_NW_FRAG_ANY (1 << 0)   /* Set for any IP fragment. */
-#define FLOW_NW_FRAG_LATER (1 << 1) /* Set for IP fragment with nonzero offset. */
+#define FLOW_NW_FRAG_LATER (1 << 1) /* Set for a fragment with offset != 0. */
 
 #define ICMP6_NEIGHBOR_SOLICIT 135
 #define ICMP6_NEIGHBOR_ADVERT 136

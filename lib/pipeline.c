@@ -1,5 +1,6 @@
 /*
- * Copyright (c) 2026 The pmdswitch authors.  SPDX-License-Identifier: Apache-2.0
+ * Copyright (c) 2026 The pmdswitch authors.
+ * SPDX-License-Identifier: Apache-2.0
  *
  * The PMD's per-batch pipeline.  The stages keep a compacted array of the
  * indexes still missing, so each stage runs over its misses in bulk:

@@ -1,5 +1,6 @@
 /*
- * Copyright (c) 2026 The pmdswitch authors.  SPDX-License-Identifier: Apache-2.0
+ * Copyright (c) 2026 The pmdswitch authors.
+ * SPDX-License-Identifier: Apache-2.0
  *
  * One received batch through the datapath: miniflow extract and RSS hash
  * (once per packet), then EMC, SMC and dpcls, each stage working only on

@@ -1,5 +1,6 @@
 /*
- * Copyright (c) 2026 The pmdswitch authors.  SPDX-License-Identifier: Apache-2.0
+ * Copyright (c) 2026 The pmdswitch authors.
+ * SPDX-License-Identifier: Apache-2.0
  *
  * Per-PMD counters and their presentation.  Each PMD owns one
  * struct pmd_perf_stats and is the only writer of it; other threads read

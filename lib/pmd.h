@@ -1,5 +1,6 @@
 /*
- * Copyright (c) 2026 The pmdswitch authors.  SPDX-License-Identifier: Apache-2.0
+ * Copyright (c) 2026 The pmdswitch authors.
+ * SPDX-License-Identifier: Apache-2.0
  *
  * Poll-mode threads.  A PMD is pinned to one core, polls the rx queues
  * assigned to it in turn, runs each received batch through the pipeline

@@ -1,5 +1,6 @@
 /*
- * Copyright (c) 2026 The pmdswitch authors.  SPDX-License-Identifier: Apache-2.0
+ * Copyright (c) 2026 The pmdswitch authors.
+ * SPDX-License-Identifier: Apache-2.0
  *
  * The signature match cache (see smc.h for the design).  The low
  * SMC_BUCKET_SHIFT bits of the RSS hash pick a bucket; the high 16 bits are

@@ -1,5 +1,6 @@
 /*
- * Copyright (c) 2026 The pmdswitch authors.  SPDX-License-Identifier: Apache-2.0
+ * Copyright (c) 2026 The pmdswitch authors.
+ * SPDX-License-Identifier: Apache-2.0
  *
  * Small utilities shared by every module: allocation that aborts on
  * failure, container and array macros, and the monotonic clock.
@@ -39,7 +40,7 @@ void *xrealloc(void *p, size_t size);
 void *xmemdup(const void *p, size_t size);
 char *xstrdup(const char *s);
 char *xasprintf(const char *format, ...) PRINTF_FORMAT(1, 2);
-/* Allocates 'size' bytes aligned to a cache line, zeroed.  Free with free(). */
+/* Allocates 'size' bytes aligned to a cache line, zeroed; free() frees it. */
 void *xzalloc_cacheline(size_t size);
 
 /* Monotonic time. */

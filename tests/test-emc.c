@@ -1,5 +1,6 @@
 /*
- * Copyright (c) 2026 The pmdswitch authors.  SPDX-License-Identifier: Apache-2.0
+ * Copyright (c) 2026 The pmdswitch authors.
+ * SPDX-License-Identifier: Apache-2.0
  *
  * Unit tests for the exact match cache: hits need the whole key, both ways
  * of a hash are used, eviction keeps the busier flow, dead flows are

@@ -1,5 +1,6 @@
 /*
- * Copyright (c) 2026 The pmdswitch authors.  SPDX-License-Identifier: Apache-2.0
+ * Copyright (c) 2026 The pmdswitch authors.
+ * SPDX-License-Identifier: Apache-2.0
  *
  * Tests for the RSS hash and the masked-key hash.  Keys are built from
  * struct flow with explicit maps, as miniflow_extract() would lay them out,

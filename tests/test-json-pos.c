@@ -1,5 +1,6 @@
 /*
- * Copyright (c) 2026 The pmdswitch authors.  SPDX-License-Identifier: Apache-2.0
+ * Copyright (c) 2026 The pmdswitch authors.
+ * SPDX-License-Identifier: Apache-2.0
  *
  * Tests for the JSON position scanner: a table of texts with the expected
  * line:column of keys and values (nesting, blanks, escapes, UTF-8, numbers,

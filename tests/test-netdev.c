@@ -1,5 +1,6 @@
 /*
- * Copyright (c) 2026 The pmdswitch authors.  SPDX-License-Identifier: Apache-2.0
+ * Copyright (c) 2026 The pmdswitch authors.
+ * SPDX-License-Identifier: Apache-2.0
  *
  * Tests for the port layer and its AF_PACKET providers on real veth pairs.
  * Needs root (exits 77 otherwise): it makes network namespace "ndt-a" and

@@ -1,5 +1,6 @@
 /*
- * Copyright (c) 2026 The pmdswitch authors.  SPDX-License-Identifier: Apache-2.0
+ * Copyright (c) 2026 The pmdswitch authors.
+ * SPDX-License-Identifier: Apache-2.0
  *
  * Tests of the PMD pipeline without threads or sockets: a datapath with
  * three ports and a PMD that is driven by hand, fed crafted frames, and

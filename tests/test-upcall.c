@@ -1,5 +1,6 @@
 /*
- * Copyright (c) 2026 The pmdswitch authors.  SPDX-License-Identifier: Apache-2.0
+ * Copyright (c) 2026 The pmdswitch authors.
+ * SPDX-License-Identifier: Apache-2.0
  *
  * Unit tests for the slow path: the NORMAL action's decisions and, bit by
  * bit, the megaflow masks it returns (too wide and too narrow both fail),

@@ -1,5 +1,6 @@
 /*
- * Copyright (c) 2026 The pmdswitch authors.  SPDX-License-Identifier: Apache-2.0
+ * Copyright (c) 2026 The pmdswitch authors.
+ * SPDX-License-Identifier: Apache-2.0
  *
  * pmdswitchd: the daemon.  It parses the command line and the config,
  * builds the datapath (ports and PMD threads), then runs the control loop
