@@ -19,6 +19,7 @@ lib_libpmdswitch_a_SOURCES = \
 	lib/netdev-linux.c \
 	lib/netdev-mmsg-rx.c lib/netdev-mmsg-rx.h \
 	lib/netdev-mmsg.c \
+	lib/netdev-tpacket-policy.c lib/netdev-tpacket-policy.h \
 	lib/packets.h \
 	lib/pipeline.c lib/pipeline.h \
 	lib/pmd.c lib/pmd.h \

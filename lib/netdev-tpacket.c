@@ -81,44 +81,16 @@
  * is dry, sets 'mode' and copies it to 'pmd_mode', which the control
  * thread checks before it starts another switch.
  *
- * 4. When to switch.  What matters is the cost per frame, not per byte: on
- * the low-latency socket the PMD pays a share of a system call, an skb and
- * the copy for each frame; on the ring it reads a header, and the copy was
- * made on the sender's core.  For a 64 KB GSO frame the copy dominates and
- * is better made on the PMD's core; for a 64-byte frame the fixed cost is
- * all there is.  The PMD only counts; netdev_run() judges counter deltas
- * over windows of 2 ms in low-latency mode and of 4 ms (at least 4 block
- * timeouts) in throughput mode.
- * - To throughput, if in one window either
- *   (a) at least 100 frames per ms arrived (100,000 frames/s), or
- *   (b) in at least 8 polls that returned frames, half or more returned a
- *   full batch of 32 (the PMD falls behind), and the frames averaged at
- *   most 2 KB (no GSO frames among most of them).
- *   A 64-byte flood (300,000 frames/s and more) meets (a) at once, and (b)
- *   as soon as the PMD lags.  One TCP stream with default offloads sends
- *   64 KB GSO frames: at 14 Gbit/s about 27,000 per second, 27 per ms, far
- *   below (a) (64 KB frames would need 52 Gbit/s to reach it).  Measured
- *   at 11-14 Gbit/s: 26,000 frames/s of 62 KB on average, 1.3 frames per
- *   busy poll, 56 full batches in 300,000 busy polls; its ACKs, on the
- *   other port, 7,500 frames/s.  (b) leaves large frames alone even when
- *   the PMD lags: on the ring their copy would move back to the sender's
- *   core, which measured slower (see 1).  TCP with the sender's offloads
- *   off (MTU frames, about 165,000 per second at 2 Gbit/s) meets (a); the
- *   ring measured better for it too (2.5 against 1.9 Gbit/s).
- * - To low latency, once every window for max(20 ms, 8 block timeouts) had
- *   fewer frames per ms than half the rate of the window that caused the
- *   switch, capped at half of (a) and at least 16: between 50 and 32 per
- *   ms for switches by (a) or (b) in a 2 ms window.  So a large-frame TCP
- *   stream that shared the ring with a flood comes back once the flood
- *   ends.  One quiet window is not enough: in throughput mode a TCP sender
- *   stalls, sending nothing, until the tail of its window leaves a block
- *   at the timeout, which took up to about 8 ms with a 1 ms timeout here.
- *   With a single 4 ms window the mode flapped a dozen times per transfer.
- * Neither direction looks at bytes per second: that would send large-frame
- * TCP to the ring and keep it there.  On top of the factor of 2 between
- * the two directions, a switch holds for 10 ms, and a switch back within
- * four hold times doubles the hold, up to 250 ms, so a load right at a
- * threshold cannot make the mode flap quickly.
+ * 4. When to switch: netdev-tpacket-policy.c decides, and documents the
+ * thresholds and why.  In short, the PMD only counts frames, bytes, busy
+ * and full low-latency polls; netdev_run() feeds the counters to the
+ * policy, which asks for the ring when a window has 100 frames per ms
+ * or mostly full batches of small frames (never by bytes, so large-frame
+ * TCP stays on the low-latency socket), and for the low-latency socket
+ * once every window for 20 ms or more (8 block timeouts if longer) stayed
+ * below half the rate that caused the switch (16 to 50 frames per ms).
+ * Each switch holds the mode for 10 ms, doubled up to 250 ms on flapping.
+ * run_policy() makes a switch the policy asks for.
  *
  * 5. Memory (per rx queue).
  * - Throughput ring, TPACKET_V3: 16 blocks of 1 MB (16 MB), block timeout
@@ -222,7 +194,8 @@
  * low-latency mode packets carry none and the datapath computes its own,
  * so a flow's hash can differ between modes.  In low-latency mode the
  * receive copy costs PMD cycles that the ring would leave to the sender;
- * with many busy large-frame ports on one PMD, (b) does not move them.
+ * with many busy large-frame ports on one PMD, the policy's rule (b) does
+ * not move them.
  */
 #include <autoconf.h>
 
@@ -245,6 +218,7 @@
 #include <linux/if_packet_compat.h>
 #include <linux/virtio_net.h>
 #include "netdev-mmsg-rx.h"
+#include "netdev-tpacket-policy.h"
 #include "packets.h"
 #include "util.h"
 #include "vlog.h"
@@ -267,24 +241,9 @@ VLOG_DEFINE_THIS_MODULE(netdev_tpacket);
 BUILD_ASSERT_DECL(TPACKET_TP_BLOCK_SIZE > 4 * TPACKET_FRAME_MAX);
 BUILD_ASSERT_DECL(DP_PACKET_HEADROOM >= VLAN_HEADER_LEN);
 
-/* Mode policy; see "When to switch". */
-#define TPACKET_LL_WINDOW_MS 2
-#define TPACKET_TP_WINDOW_MIN_MS 4
-#define TPACKET_QUIET_MIN_MS 20
-#define TPACKET_BUSY_FRAMES_PER_MS 100
-#define TPACKET_MIN_BUSY_POLLS 8
-#define TPACKET_SMALL_FRAME_BYTES 2048
-#define TPACKET_QUIET_FRAMES_PER_MS_MIN 16
-#define TPACKET_HOLD_MIN_MS 10
-#define TPACKET_HOLD_MAX_MS 250
-
-/* Receive modes.  A mode's value is also the fanout member index of its
- * socket, which is what the steering program returns. */
-enum tpacket_mode {
-    TPACKET_LOW_LATENCY = 0,    /* Plain socket, recvmmsg(). */
-    TPACKET_THROUGHPUT = 1,     /* TPACKET_V3 ring. */
-    TPACKET_N_MODES
-};
+/* A receive mode (enum tpacket_mode) is also the fanout member index of
+ * its socket, which is what the steering program returns. */
+BUILD_ASSERT_DECL(TPACKET_LOW_LATENCY == 0 && TPACKET_THROUGHPUT == 1);
 
 /* Not a mode: switch between the two by load. */
 #define TPACKET_AUTO (-1)
@@ -320,27 +279,6 @@ struct tpacket_rx_counters {
     uint64_t polls_full;        /* Low-latency polls that filled a batch. */
     uint64_t blocks_full;       /* V3 blocks retired because full. */
     uint64_t blocks_timeout;    /* V3 blocks retired by their timer. */
-};
-
-/* Counter values at one moment, or their change over a window. */
-struct tpacket_window {
-    long long ms;               /* Length of the window (deltas only). */
-    uint64_t frames;
-    uint64_t bytes;
-    uint64_t polls_busy;
-    uint64_t polls_full;
-};
-
-/* Mode policy state.  Control thread only. */
-struct tpacket_policy {
-    long long window_start;     /* When the current window began (ms). */
-    struct tpacket_window base; /* Counter values then. */
-    long long last_switch;      /* When the last switch completed (ms). */
-    long long quiet_since;      /* Throughput mode: end of the last window
-                                 * that was not quiet (ms). */
-    int hold_ms;                /* No switch before last_switch + hold_ms. */
-    uint64_t busy_frames_per_ms; /* Rate of the window that last caused a
-                                  * switch to throughput; 0 if none. */
 };
 
 struct netdev_rxq_tpacket {
@@ -379,7 +317,7 @@ struct netdev_rxq_tpacket {
                                       * socket, accumulated. */
     uint64_t n_switches[TPACKET_N_MODES]; /* Switches into each mode. */
     int steer_error;            /* Last steering failure, or 0. */
-    struct tpacket_policy policy;
+    struct tpacket_policy policy; /* Decides when to switch. */
 };
 
 struct netdev_tpacket {
@@ -1115,9 +1053,9 @@ netdev_tpacket_rxq_construct(struct netdev_rxq *rxq_, char **errp)
     rxq->pmd_mode = TPACKET_LOW_LATENCY;
     rxq->steer = (rxq->forced == TPACKET_AUTO
                   ? TPACKET_LOW_LATENCY : rxq->forced);
-    rxq->policy.window_start = time_msec();
-    rxq->policy.last_switch = rxq->policy.window_start;
-    rxq->policy.hold_ms = TPACKET_HOLD_MIN_MS;
+    tpacket_policy_init(&rxq->policy, rxq->steer,
+                        rxq->forced != TPACKET_AUTO, rxq->timeout_ms,
+                        time_msec());
     return 0;
 }
 
@@ -1213,69 +1151,27 @@ accumulate_drops(struct netdev_rxq_tpacket *rxq)
     }
 }
 
-/* Returns the counter changes since the last call and starts a new
- * window at 'now'. */
-static struct tpacket_window
-take_window(struct netdev_rxq_tpacket *rxq, long long now)
-{
-    struct tpacket_policy *pol = &rxq->policy;
-    struct tpacket_window cur, delta;
-
-    cur.ms = 0;
-    cur.frames = (netdev_counter_read(&rxq->rx.frames[TPACKET_LOW_LATENCY])
-                  + netdev_counter_read(&rxq->rx.frames[TPACKET_THROUGHPUT]));
-    cur.bytes = netdev_counter_read(&rxq->stats.rx_bytes);
-    cur.polls_busy = netdev_counter_read(&rxq->rx.polls_busy);
-    cur.polls_full = netdev_counter_read(&rxq->rx.polls_full);
-
-    delta.ms = MAX(now - pol->window_start, 1);
-    delta.frames = cur.frames - pol->base.frames;
-    delta.bytes = cur.bytes - pol->base.bytes;
-    delta.polls_busy = cur.polls_busy - pol->base.polls_busy;
-    delta.polls_full = cur.polls_full - pol->base.polls_full;
-
-    pol->base = cur;
-    pol->window_start = now;
-    return delta;
-}
-
-/* True if window 'w' in low-latency mode calls for the throughput ring
- * (rules (a) and (b) of "When to switch"). */
-static bool
-ll_is_busy(const struct tpacket_window *w)
-{
-    if (w->frames >= (uint64_t) TPACKET_BUSY_FRAMES_PER_MS * w->ms) {
-        /* Per-frame costs dominate whatever the frames' size. */
-        return true;
-    }
-    /* The PMD falls behind on small frames: most polls leave frames in the
-     * socket's queue.  Large (GSO) frames stay, their copy is better made
-     * on the PMD's core. */
-    return (w->polls_busy >= TPACKET_MIN_BUSY_POLLS
-            && 2 * w->polls_full >= w->polls_busy
-            && w->bytes <= (uint64_t) TPACKET_SMALL_FRAME_BYTES * w->frames);
-}
-
-/* True if window 'w' in throughput mode allows the low-latency socket. */
-static bool
-tp_is_quiet(const struct tpacket_policy *pol, const struct tpacket_window *w)
-{
-    uint64_t quiet = MAX(TPACKET_QUIET_FRAMES_PER_MS_MIN,
-                         MIN(TPACKET_BUSY_FRAMES_PER_MS,
-                             pol->busy_frames_per_ms) / 2);
-
-    return w->frames < quiet * w->ms;
-}
-
-/* Steers 'rxq' to 'mode', judged by window 'w'.  Sleeps for an RCU grace
- * period. */
+/* Reads the cumulative counters of 'rxq' that the mode policy judges. */
 static void
-rxq_switch(struct netdev_rxq_tpacket *rxq, int mode,
-           const struct tpacket_window *w)
+read_policy_counters(const struct netdev_rxq_tpacket *rxq,
+                     struct tpacket_policy_window *c)
+{
+    c->ms = 0;
+    c->frames = (netdev_counter_read(&rxq->rx.frames[TPACKET_LOW_LATENCY])
+                 + netdev_counter_read(&rxq->rx.frames[TPACKET_THROUGHPUT]));
+    c->bytes = netdev_counter_read(&rxq->stats.rx_bytes);
+    c->polls_busy = netdev_counter_read(&rxq->rx.polls_busy);
+    c->polls_full = netdev_counter_read(&rxq->rx.polls_full);
+}
+
+/* Steers 'rxq' to 'mode', as its policy requested.  Sleeps for an RCU
+ * grace period. */
+static void
+rxq_switch(struct netdev_rxq_tpacket *rxq, int mode)
 {
     static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(1, 5);
-    struct tpacket_policy *pol = &rxq->policy;
-    long long now;
+    const struct tpacket_policy_window *w = &rxq->policy.last;
+    struct tpacket_policy_window counters;
     int error;
 
     error = set_steering(rxq->fds[TPACKET_LOW_LATENCY], mode);
@@ -1291,63 +1187,35 @@ rxq_switch(struct netdev_rxq_tpacket *rxq, int mode,
      * with the acquire load in netdev_tpacket_rxq_recv(). */
     __atomic_store_n(&rxq->steer, mode, __ATOMIC_RELEASE);
 
-    now = time_msec();
-    if (mode == TPACKET_THROUGHPUT) {
-        pol->busy_frames_per_ms = w->frames / w->ms;
-    }
-    pol->hold_ms = (now - pol->last_switch < 4 * pol->hold_ms
-                    ? MIN(2 * pol->hold_ms, TPACKET_HOLD_MAX_MS)
-                    : TPACKET_HOLD_MIN_MS);
-    pol->last_switch = now;
-    pol->quiet_since = now;
-    /* The next window starts now: the grace period and the drain are no
-     * sample of the new mode. */
-    take_window(rxq, now);
+    read_policy_counters(rxq, &counters);
+    tpacket_policy_switched(&rxq->policy, time_msec(), &counters);
     rxq->n_switches[mode]++;
     VLOG_DBG("%s: rx queue %d: %s mode (%llu frames, %llu bytes in %lld "
              "ms), next switch in %d ms at the earliest",
              rxq->up.netdev->name, rxq->up.qid, tpacket_mode_names[mode],
              (unsigned long long) w->frames, (unsigned long long) w->bytes,
-             w->ms, pol->hold_ms);
+             w->ms, rxq->policy.hold_ms);
 }
 
-/* Judges the current window of 'rxq', if it is over, and switches mode if
- * the load calls for it. */
+/* Gives the counters of 'rxq' to its policy and switches mode if the
+ * policy asks for it. */
 static void
 run_policy(struct netdev_rxq_tpacket *rxq, long long now)
 {
-    struct tpacket_policy *pol = &rxq->policy;
-    int steer = rxq->steer;
-    struct tpacket_window w;
-    bool go;
+    struct tpacket_policy_window counters;
+    enum tpacket_policy_verdict verdict;
+    bool draining;
 
-    if (now - pol->window_start < (steer == TPACKET_LOW_LATENCY
-                                   ? TPACKET_LL_WINDOW_MS
-                                   : MAX(TPACKET_TP_WINDOW_MIN_MS,
-                                         4 * rxq->timeout_ms))) {
-        return;
-    }
-    w = take_window(rxq, now);
-    if (steer == TPACKET_THROUGHPUT && !tp_is_quiet(pol, &w)) {
-        pol->quiet_since = now;
-    }
-    if (rxq->forced != TPACKET_AUTO
-        || now - pol->last_switch < pol->hold_ms
-        /* The PMD is still draining after the last switch.  Nothing else
-         * is read through 'pmd_mode', so relaxed is enough. */
-        || __atomic_load_n(&rxq->pmd_mode, __ATOMIC_RELAXED) != steer) {
-        return;
-    }
-    if (steer == TPACKET_LOW_LATENCY) {
-        go = ll_is_busy(&w);
-    } else {
-        /* Quiet for longer than TCP waits for the tail of its window to
-         * leave a block at the timeout. */
-        go = now - pol->quiet_since >= MAX(TPACKET_QUIET_MIN_MS,
-                                           8 * rxq->timeout_ms);
-    }
-    if (go) {
-        rxq_switch(rxq, !steer, &w);
+    read_policy_counters(rxq, &counters);
+    /* The PMD is still draining after the last switch.  Nothing else is
+     * read through 'pmd_mode', so relaxed is enough. */
+    draining = (__atomic_load_n(&rxq->pmd_mode, __ATOMIC_RELAXED)
+                != rxq->steer);
+    verdict = tpacket_policy_run(&rxq->policy, now, &counters, draining);
+    if (verdict == TPACKET_POLICY_TO_THROUGHPUT) {
+        rxq_switch(rxq, TPACKET_THROUGHPUT);
+    } else if (verdict == TPACKET_POLICY_TO_LOW_LATENCY) {
+        rxq_switch(rxq, TPACKET_LOW_LATENCY);
     }
 }
 

@@ -11,6 +11,7 @@ UNIT_TESTS = \
 	tests/test-mac-learning \
 	tests/test-miniflow \
 	tests/test-netdev \
+	tests/test-netdev-tpacket-policy \
 	tests/test-pipeline \
 	tests/test-smc \
 	tests/test-upcall \
@@ -41,10 +42,15 @@ tests_test_mac_learning_SOURCES = tests/test-mac-learning.c
 tests_test_mac_learning_LDADD = $(PMD_LIBS)
 tests_test_miniflow_SOURCES = tests/test-miniflow.c
 tests_test_miniflow_LDADD = $(PMD_LIBS)
-tests_test_netdev_SOURCES = tests/test-netdev.c
+tests_test_netdev_SOURCES = tests/test-netdev.c tests/netns-test.c \
+	tests/netns-test.h
 tests_test_netdev_LDADD = $(PMD_LIBS)
-tests_test_netdev_tpacket_SOURCES = tests/test-netdev-tpacket.c
+tests_test_netdev_tpacket_SOURCES = tests/test-netdev-tpacket.c \
+	tests/netns-test.c tests/netns-test.h
 tests_test_netdev_tpacket_LDADD = $(PMD_LIBS)
+tests_test_netdev_tpacket_policy_SOURCES = \
+	tests/test-netdev-tpacket-policy.c
+tests_test_netdev_tpacket_policy_LDADD = $(PMD_LIBS)
 tests_test_pipeline_SOURCES = tests/test-pipeline.c
 tests_test_pipeline_LDADD = $(PMD_LIBS)
 tests_test_smc_SOURCES = tests/test-smc.c

@@ -9,7 +9,10 @@
  * check_run_tests(), and end main() with 'return check_finish("test-xxx");'.
  *
  * A failed check prints "file:line: check failed: COND: message" and the
- * program carries on, so one run reports every broken case.  Only the first
+ * program carries on, so one run reports every broken case.  A program
+ * that runs the same checks in several settings names the current one
+ * with check_set_context(); failure lines then read "file:line: [CONTEXT]
+ * check failed: ...".  Only the first
  * CHECK_MAX_REPORTED failures are printed; later ones are still counted.
  * The counters are updated atomically, so checks may also run in threads.
  */
@@ -17,6 +20,7 @@
 #define TESTS_CHECK_H 1
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -27,6 +31,27 @@
 
 static int check_n_passed__;
 static int check_n_failed__;
+static char check_context__[128];
+
+/* Names the setting of the checks that follow, printf-style, for their
+ * failure lines; "" names none.  Not for use while checks run in other
+ * threads. */
+static inline void PRINTF_FORMAT(1, 2)
+check_set_context(const char *format, ...)
+{
+    va_list args;
+
+    va_start(args, format);
+    vsnprintf(check_context__, sizeof check_context__, format, args);
+    va_end(args);
+}
+
+/* Returns the setting named by the last check_set_context(), or "". */
+static inline const char *
+check_context(void)
+{
+    return check_context__;
+}
 
 /* Counts one check at 'file':'line' whose condition text is 'cond'.  For a
  * pass, returns false.  For a failure that is still to be printed, prints
@@ -48,7 +73,9 @@ check_count__(bool ok, const char *file, int line, const char *cond)
          * clobber (glibc sets ENOTTY when stdout is not a terminal). */
         int error = errno;
 
-        printf("%s:%d: check failed: %s: ", file, line, cond);
+        printf("%s:%d: %s%s%scheck failed: %s: ", file, line,
+               check_context__[0] ? "[" : "", check_context__,
+               check_context__[0] ? "] " : "", cond);
         errno = error;
         return true;
     }

@@ -30,22 +30,19 @@
 #include "netdev.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <net/if.h>
-#include <sched.h>
-#include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #include <arpa/inet.h>
 #include <linux/if_ether.h>
 #include <linux/if_packet.h>
 #include <linux/virtio_net.h>
+#include "check.h"
+#include "netns-test.h"
 #include "packets.h"
 #include "util.h"
 
@@ -64,163 +61,10 @@
 static const uint8_t test_src[ETH_ADDR_LEN] = { 0x02, 'T', 'P', 'T', 0, 1 };
 static const uint8_t port_mac[ETH_ADDR_LEN] = { 0x02, 'T', 'P', 0, 0, 0x0a };
 
-static const char *cur_case = "";
-static int n_failures;
-
-#define CHECK(COND, ...)                                                \
-    do {                                                                \
-        if (!(COND)) {                                                  \
-            check_failed(__LINE__, #COND, __VA_ARGS__);                 \
-        }                                                               \
-    } while (0)
-
-static void PRINTF_FORMAT(3, 4)
-check_failed(int line, const char *cond, const char *format, ...)
-{
-    va_list args;
-
-    n_failures++;
-    printf("FAIL %s (line %d, %s): ", cur_case, line, cond);
-    va_start(args, format);
-    vprintf(format, args);
-    va_end(args);
-    putchar('\n');
-    fflush(stdout);
-}
-
-/* ---- Topology. ---- */
-
-/* Runs 'argv' quietly and returns its exit status, or -1.  Only
- * async-signal-safe calls, so that clean-up can run in a signal
- * handler. */
-static int
-run_quiet(char *const argv[])
-{
-    int status;
-    pid_t pid;
-
-    pid = fork();
-    if (pid < 0) {
-        return -1;
-    }
-    if (!pid) {
-        int null = open("/dev/null", O_WRONLY);
-
-        if (null >= 0) {
-            dup2(null, 1);
-            dup2(null, 2);
-        }
-        execvp(argv[0], argv);
-        _exit(127);
-    }
-    while (waitpid(pid, &status, 0) < 0) {
-        if (errno != EINTR) {
-            return -1;
-        }
-    }
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
-static void
-cleanup_topology(void)
-{
-    static char *const del_link[] = { "ip", "link", "del", IF_A, NULL };
-    static char *const del_ns[] = { "ip", "netns", "del", NS_NAME, NULL };
-
-    run_quiet(del_link);
-    run_quiet(del_ns);
-}
-
-static void
-fatal_signal(int sig)
-{
-    cleanup_topology();
-    signal(sig, SIG_DFL);
-    raise(sig);
-}
-
-/* Runs shell command 'format'; returns true if it succeeded. */
-static bool PRINTF_FORMAT(1, 2)
-shell(const char *format, ...)
-{
-    va_list args;
-    char *cmd;
-    bool ok;
-
-    va_start(args, format);
-    if (vasprintf(&cmd, format, args) < 0) {
-        va_end(args);
-        return false;
-    }
-    va_end(args);
-    ok = !system(cmd);
-    if (!ok) {
-        fprintf(stderr, "command failed: %s\n", cmd);
-    }
-    free(cmd);
-    return ok;
-}
-
-static bool
-setup_topology(void)
-{
-    static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGSEGV, SIGABRT,
-                                SIGBUS, SIGFPE };
-
-    cleanup_topology();
-    atexit(cleanup_topology);
-    for (size_t i = 0; i < ARRAY_SIZE(sigs); i++) {
-        signal(sigs[i], fatal_signal);
-    }
-
-    /* IPv6 off on both ends, no addresses: the kernel sends nothing. */
-    return (shell("ip netns add " NS_NAME)
-            && shell("ip link add " IF_A " address 02:54:50:00:00:0a "
-                     "type veth peer name " IF_B " netns " NS_NAME)
-            && shell("echo 1 > /proc/sys/net/ipv6/conf/" IF_A
-                     "/disable_ipv6")
-            && shell("ip netns exec " NS_NAME " sh -c 'echo 1 > "
-                     "/proc/sys/net/ipv6/conf/" IF_B "/disable_ipv6'")
-            && shell("ip link set " IF_A " up")
-            && shell("ip -n " NS_NAME " link set " IF_B " up"));
-}
-
-/* Opens a packet socket on IF_B inside the namespace: to receive (every
- * protocol, its own transmissions ignored) or to send only, with
- * PACKET_VNET_HDR if 'vnet'.  Exits on failure: nothing can be tested. */
-static int
-peer_socket(bool rx, bool vnet)
-{
-    struct sockaddr_ll sll;
-    int self, ns, fd, one = 1;
-
-    self = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
-    ns = open("/run/netns/" NS_NAME, O_RDONLY | O_CLOEXEC);
-    if (self < 0 || ns < 0 || setns(ns, CLONE_NEWNET)) {
-        ovs_fatal(errno, "cannot enter namespace " NS_NAME);
-    }
-    fd = socket(AF_PACKET, SOCK_RAW | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-    if (fd < 0
-        || (vnet && setsockopt(fd, SOL_PACKET, PACKET_VNET_HDR,
-                               &one, sizeof one))
-        || (rx && setsockopt(fd, SOL_PACKET, PACKET_IGNORE_OUTGOING,
-                             &one, sizeof one))) {
-        ovs_fatal(errno, "cannot make packet socket on " IF_B);
-    }
-    memset(&sll, 0, sizeof sll);
-    sll.sll_family = AF_PACKET;
-    sll.sll_protocol = rx ? htons(ETH_P_ALL) : 0;
-    sll.sll_ifindex = if_nametoindex(IF_B);
-    if (!sll.sll_ifindex || bind(fd, (struct sockaddr *) &sll, sizeof sll)) {
-        ovs_fatal(errno, "cannot bind packet socket to " IF_B);
-    }
-    if (setns(self, CLONE_NEWNET)) {
-        ovs_fatal(errno, "cannot leave namespace " NS_NAME);
-    }
-    close(self);
-    close(ns);
-    return fd;
-}
+/* The veth pair: IF_A here for the provider, IF_B in NS_NAME. */
+static const struct netns_test_veth veth = {
+    IF_A, IF_B, "02:54:50:00:00:0a", NULL
+};
 
 /* ---- Frames. ---- */
 
@@ -625,6 +469,19 @@ poll_all(struct netdev *nd, struct rx_log *log, uint32_t sent,
 
 static const char *const pinned_modes[] = { "low-latency", "throughput" };
 
+/* Checks that each of the 'sent' test frames was received once, in order
+ * and intact, or dropped in the kernel ('n_dropped' in all). */
+static void
+check_delivered(const struct rx_log *log, uint64_t n_dropped, uint32_t sent)
+{
+    CHECK(log->n_test + n_dropped == sent,
+          "received %d + dropped %llu != sent %u", log->n_test,
+          (unsigned long long) n_dropped, sent);
+    CHECK(!log->n_misordered && !log->n_corrupt,
+          "%d frames duplicated or reordered, %d corrupt",
+          log->n_misordered, log->n_corrupt);
+}
+
 /* Frames of many sizes, tagged or not, with offload metadata or not,
  * arrive byte for byte, through both sockets. */
 static void
@@ -657,14 +514,14 @@ test_frames_intact(void)
     };
     static uint8_t frame[MAX_FRAME];
     static struct rx_log log;
-    int plain_fd = peer_socket(false, false);
-    int vnet_fd = peer_socket(false, true);
+    int plain_fd = netns_test_peer_socket(IF_B, false, false);
+    int vnet_fd = netns_test_peer_socket(IF_B, false, true);
 
     for (size_t m = 0; m < ARRAY_SIZE(pinned_modes); m++) {
         struct netdev *nd = open_port(pinned_modes[m], NULL);
         struct port_status st;
 
-        cur_case = pinned_modes[m];
+        check_set_context("%s", pinned_modes[m]);
         rx_log_init(&log);
         for (size_t i = 0; i < ARRAY_SIZE(plain); i++) {
             size_t size = make_frame(frame, plain[i].size, i, plain[i].tags,
@@ -732,7 +589,7 @@ test_no_self_receive(void)
     static uint8_t frames[16][SMALL_FRAME];
     static uint8_t buf[2048];
     static struct rx_log log;
-    int peer_fd = peer_socket(true, false);
+    int peer_fd = netns_test_peer_socket(IF_B, true, false);
 
     for (size_t m = 0; m < ARRAY_SIZE(pinned_modes); m++) {
         struct netdev *nd = open_port(pinned_modes[m], NULL);
@@ -742,7 +599,7 @@ test_no_self_receive(void)
         long long deadline;
         int n_peer = 0;
 
-        cur_case = pinned_modes[m];
+        check_set_context("%s", pinned_modes[m]);
         dp_batch_init(&batch);
         for (size_t i = 0; i < ARRAY_SIZE(frames); i++) {
             make_frame(frames[i], SMALL_FRAME, 1000 + i, NULL, 0);
@@ -793,11 +650,11 @@ bulk_case(const char *mode, int total, int burst, long stride)
     static uint8_t frames[BURST_MAX * SMALL_FRAME];
     static struct rx_log log;
     struct netdev *nd = open_port(mode, NULL);
-    int fd = peer_socket(false, false);
+    int fd = netns_test_peer_socket(IF_B, false, false);
     struct netdev_stats stats;
     int sent = 0;
 
-    cur_case = mode;
+    check_set_context("%s", mode);
     rx_log_init(&log);
     log.stride = stride;
     if (!stride) {
@@ -861,12 +718,12 @@ test_low_latency(void)
     static uint8_t frame[SMALL_FRAME];
     static struct rx_log log;
     struct netdev *nd = open_port("auto", "1000");
-    int fd = peer_socket(false, false);
+    int fd = netns_test_peer_socket(IF_B, false, false);
     long long total_ns = 0, max_ns = 0;
     struct port_status st;
     enum { N = 50 };
 
-    cur_case = "low latency";
+    check_set_context("low latency");
     rx_log_init(&log);
     for (int i = 0; i < N; i++) {
         struct timespec t0, t1;
@@ -961,7 +818,7 @@ mode_switch_case(const char *timeout_ms)
     static uint8_t frames[64 * SMALL_FRAME];
     static struct rx_log log;
     struct netdev *nd = open_port(NULL, timeout_ms);
-    int fd = peer_socket(false, false);
+    int fd = netns_test_peer_socket(IF_B, false, false);
     struct port_status st, st2;
     struct netdev_stats stats;
     long long deadline;
@@ -969,7 +826,7 @@ mode_switch_case(const char *timeout_ms)
     bool reached;
     int n_after;
 
-    cur_case = timeout_ms;
+    check_set_context("%s", timeout_ms);
     rx_log_init(&log);
 
     trickle(nd, fd, &log, &seq, 30, 1000);
@@ -1020,12 +877,7 @@ mode_switch_case(const char *timeout_ms)
           "via throughput", st2.to_tp, st2.to_ll, st2.frames_tp);
 
     stats = port_stats(nd);
-    CHECK(log.n_test + stats.rx_ring_full == seq,
-          "received %d + dropped %llu != sent %u", log.n_test,
-          (unsigned long long) stats.rx_ring_full, seq);
-    CHECK(!log.n_misordered && !log.n_corrupt,
-          "%d frames duplicated or reordered, %d corrupt", log.n_misordered,
-          log.n_corrupt);
+    check_delivered(&log, stats.rx_ring_full, seq);
     printf("block timeout %s ms: %u frames, %llu via low latency, %llu via "
            "throughput, %llu+%llu switches, %llu dropped\n", timeout_ms,
            seq, st2.frames_ll, st2.frames_tp, st2.to_tp, st2.to_ll,
@@ -1073,7 +925,7 @@ full_batches_case(bool gso, size_t size)
     static uint8_t frame[32768];
     static struct rx_log log;
     struct netdev *nd = open_port(NULL, NULL);
-    int fd = peer_socket(false, gso);
+    int fd = netns_test_peer_socket(IF_B, false, gso);
     const struct virtio_net_hdr *vnetp = NULL;
     struct virtio_net_hdr vnet;
     struct netdev_stats stats;
@@ -1084,7 +936,8 @@ full_batches_case(bool gso, size_t size)
     uint32_t seq = 0;
     int n_rounds;
 
-    cur_case = gso ? "full batches of GSO frames" : "full batches";
+    check_set_context("%s", gso ? "full batches of GSO frames"
+                                  : "full batches");
     rx_log_init(&log);
     /* A round's frames are in flight at once. */
     setsockopt(fd, SOL_SOCKET, SO_SNDBUFFORCE, &sndbuf, sizeof sndbuf);
@@ -1126,15 +979,10 @@ full_batches_case(bool gso, size_t size)
               "throughput mode (%llu full polls of %llu)", st.polls_full,
               st.polls_busy);
     }
-    CHECK(log.n_test + stats.rx_ring_full == sent,
-          "received %d + dropped %llu != sent %u", log.n_test,
-          (unsigned long long) stats.rx_ring_full, sent);
-    CHECK(!log.n_misordered && !log.n_corrupt,
-          "%d frames duplicated or reordered, %d corrupt", log.n_misordered,
-          log.n_corrupt);
+    check_delivered(&log, stats.rx_ring_full, sent);
     printf("%s: %u frames of %zu bytes in %d rounds, %llu full polls of "
-           "%llu, %llu switches to throughput\n", cur_case, sent, size,
-           n_rounds, st.polls_full, st.polls_busy, st.to_tp);
+           "%llu, %llu switches to throughput\n", check_context(), sent,
+           size, n_rounds, st.polls_full, st.polls_busy, st.to_tp);
     netdev_close(nd);
     close(fd);
 }
@@ -1153,7 +1001,7 @@ test_link_flap(void)
 {
     static uint8_t frame[SMALL_FRAME];
     static struct rx_log log;
-    int fd = peer_socket(false, false);
+    int fd = netns_test_peer_socket(IF_B, false, false);
 
     for (size_t m = 0; m < ARRAY_SIZE(pinned_modes); m++) {
         struct netdev *nd = open_port(pinned_modes[m], NULL);
@@ -1162,14 +1010,14 @@ test_link_flap(void)
         struct dp_batch batch;
         int error;
 
-        cur_case = pinned_modes[m];
+        check_set_context("%s", pinned_modes[m]);
         rx_log_init(&log);
         make_frame(frame, sizeof frame, 1, NULL, 0);
         peer_send(fd, frame, sizeof frame, NULL);
         poll_until(nd, &log, 1, WAIT_MS);
         CHECK(log.n_test == 1, "frame before the flap did not arrive");
 
-        if (!shell("ip link set " IF_A " down")) {
+        if (!netns_test_shell("ip link set " IF_A " down")) {
             CHECK(false, "cannot set %s down", IF_A);
         }
         netdev_run();
@@ -1179,7 +1027,7 @@ test_link_flap(void)
         error = netdev_rxq_recv(netdev_get_rxq(nd, 0), &batch, PORT_NO);
         CHECK(error == ENETDOWN, "recv returned %d while down", error);
 
-        if (!shell("ip link set " IF_A " up")) {
+        if (!netns_test_shell("ip link set " IF_A " up")) {
             CHECK(false, "cannot set %s up", IF_A);
         }
         deadline = time_msec() + 5000;
@@ -1227,7 +1075,7 @@ test_bad_options(void)
         { NULL, NULL, 1, "tpt9z", ENODEV, "tpt9z" },
     };
 
-    cur_case = "bad options";
+    check_set_context("bad options");
     for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
         struct netdev *nd = NULL;
         char *msg = NULL;
@@ -1269,22 +1117,22 @@ main(void)
         printf("skipped: needs root for network namespaces\n");
         return 77;
     }
-    if (!setup_topology()) {
+    if (!netns_test_setup(NS_NAME, &veth, 1)) {
         printf("cannot set up namespace %s and veth pair %s/%s\n",
                NS_NAME, IF_A, IF_B);
         return 1;
     }
     for (size_t i = 0; i < ARRAY_SIZE(tests); i++) {
         long long start = time_msec();
-        int before = n_failures;
+        int before = check_n_failed();
 
-        cur_case = tests[i].name;
+        check_set_context("%s", tests[i].name);
         tests[i].run();
         printf("%s: %s (%lld ms)\n", tests[i].name,
-               n_failures == before ? "ok" : "FAILED", time_msec() - start);
+               check_n_failed() == before ? "ok" : "FAILED",
+               time_msec() - start);
     }
     unsetenv("PMDSWITCH_TPACKET_MODE");
     unsetenv("PMDSWITCH_TPACKET_BLOCK_TIMEOUT_MS");
-    printf("%d failure%s\n", n_failures, n_failures == 1 ? "" : "s");
-    return n_failures ? 1 : 0;
+    return check_finish("test-netdev-tpacket");
 }

@@ -21,20 +21,17 @@
 #include <fcntl.h>
 #include <net/if.h>
 #include <poll.h>
-#include <sched.h>
-#include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
-#include <sys/wait.h>
 #include <unistd.h>
 #include <arpa/inet.h>
-#include <linux/if_ether.h>
 #include <linux/if_packet.h>
 #include <linux/virtio_net.h>
+#include "check.h"
+#include "netns-test.h"
 #include "packets.h"
 #include "util.h"
 
@@ -53,179 +50,11 @@
 
 static const char *const providers[] = { "mmsg", "tpacket" };
 
-static const char *cur_provider = "";
-static const char *cur_case = "";
-static int n_failures;
-
-#define CHECK(COND, ...)                                                \
-    do {                                                                \
-        if (!(COND)) {                                                  \
-            check_failed(__LINE__, #COND, __VA_ARGS__);                 \
-        }                                                               \
-    } while (0)
-
-static void PRINTF_FORMAT(3, 4)
-check_failed(int line, const char *cond, const char *format, ...)
-{
-    va_list args;
-
-    n_failures++;
-    printf("FAIL [%s] %s (line %d, %s): ", cur_provider, cur_case, line,
-           cond);
-    va_start(args, format);
-    vprintf(format, args);
-    va_end(args);
-    putchar('\n');
-    fflush(stdout);
-}
-
-/* ---- Topology set-up and clean-up. ---- */
-
-/* Runs 'argv' and waits for it; stdout and stderr go to /dev/null.  Only
- * async-signal-safe calls, so clean-up can run from a signal handler.
- * Returns the exit status, or -1. */
-static int
-run_quiet(char *const argv[])
-{
-    int status;
-    pid_t pid;
-
-    pid = fork();
-    if (pid < 0) {
-        return -1;
-    }
-    if (!pid) {
-        int null = open("/dev/null", O_WRONLY);
-
-        if (null >= 0) {
-            dup2(null, 1);
-            dup2(null, 2);
-        }
-        execvp(argv[0], argv);
-        _exit(127);
-    }
-    while (waitpid(pid, &status, 0) < 0) {
-        if (errno != EINTR) {
-            return -1;
-        }
-    }
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
-static void
-cleanup_topology(void)
-{
-    static char *const del_ns[] = { "ip", "netns", "del", NS_NAME, NULL };
-    static char *const del0[] = { "ip", "link", "del", IF0_A, NULL };
-    static char *const del1[] = { "ip", "link", "del", IF1_A, NULL };
-
-    run_quiet(del0);
-    run_quiet(del1);
-    run_quiet(del_ns);
-}
-
-static void
-fatal_signal(int sig)
-{
-    cleanup_topology();
-    signal(sig, SIG_DFL);
-    raise(sig);
-}
-
-/* Runs shell command 'cmd'; returns true on success. */
-static bool PRINTF_FORMAT(1, 2)
-shell(const char *format, ...)
-{
-    va_list args;
-    char *cmd;
-    bool ok;
-
-    va_start(args, format);
-    if (vasprintf(&cmd, format, args) < 0) {
-        va_end(args);
-        return false;
-    }
-    va_end(args);
-    ok = system(cmd) == 0;
-    if (!ok) {
-        fprintf(stderr, "command failed: %s\n", cmd);
-    }
-    free(cmd);
-    return ok;
-}
-
-/* Makes veth pair 'a'/'b' with 'b' in the namespace, IPv6 off on both ends
- * so that the kernel sends nothing on its own, and both ends up. */
-static bool
-make_pair(const char *a, const char *b, int n)
-{
-    return (shell("ip link add %s type veth peer name %s netns %s",
-                  a, b, NS_NAME)
-            && shell("echo 1 > /proc/sys/net/ipv6/conf/%s/disable_ipv6", a)
-            && shell("ip netns exec %s sh -c 'echo 1 > "
-                     "/proc/sys/net/ipv6/conf/%s/disable_ipv6'", NS_NAME, b)
-            && shell("ip link set %s address 02:00:00:00:%02x:0a up", a, n)
-            && shell("ip -n %s link set %s address 02:00:00:00:%02x:0b up",
-                     NS_NAME, b, n));
-}
-
-static bool
-setup_topology(void)
-{
-    cleanup_topology();
-    atexit(cleanup_topology);
-    signal(SIGINT, fatal_signal);
-    signal(SIGTERM, fatal_signal);
-    signal(SIGHUP, fatal_signal);
-    signal(SIGSEGV, fatal_signal);
-    signal(SIGABRT, fatal_signal);
-    signal(SIGBUS, fatal_signal);
-
-    return (shell("ip netns add %s", NS_NAME)
-            && make_pair(IF0_A, IF0_B, 0)
-            && make_pair(IF1_A, IF1_B, 1));
-}
-
-/* ---- Packet sockets on the namespace side. ---- */
-
-/* Opens a packet socket on interface 'ifname' inside the namespace: for
- * receiving (ETH_P_ALL, own transmissions ignored) or sending only, with
- * or without PACKET_VNET_HDR.  Exits on failure: nothing can be tested. */
-static int
-peer_socket(const char *ifname, bool rx, bool vnet)
-{
-    struct sockaddr_ll sll;
-    int self, ns, fd, one = 1;
-
-    self = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
-    ns = open("/run/netns/" NS_NAME, O_RDONLY | O_CLOEXEC);
-    if (self < 0 || ns < 0 || setns(ns, CLONE_NEWNET)) {
-        ovs_fatal(errno, "cannot enter namespace %s", NS_NAME);
-    }
-
-    fd = socket(AF_PACKET, SOCK_RAW | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-    if (fd < 0
-        || (vnet && setsockopt(fd, SOL_PACKET, PACKET_VNET_HDR,
-                               &one, sizeof one))
-        || (rx && setsockopt(fd, SOL_PACKET, PACKET_IGNORE_OUTGOING,
-                             &one, sizeof one))) {
-        ovs_fatal(errno, "cannot make packet socket on %s", ifname);
-    }
-    memset(&sll, 0, sizeof sll);
-    sll.sll_family = AF_PACKET;
-    sll.sll_protocol = rx ? htons(ETH_P_ALL) : 0;
-    sll.sll_ifindex = if_nametoindex(ifname);
-    if (!sll.sll_ifindex || bind(fd, (struct sockaddr *) &sll, sizeof sll)) {
-        ovs_fatal(errno, "cannot bind packet socket to %s", ifname);
-    }
-
-    if (setns(self, CLONE_NEWNET)) {
-        ovs_fatal(errno, "cannot leave namespace %s", NS_NAME);
-    }
-    close(self);
-    close(ns);
-    return fd;
-}
+/* The veth pairs: "a" ends here for the provider, "b" ends in NS_NAME. */
+static const struct netns_test_veth veths[] = {
+    { IF0_A, IF0_B, "02:00:00:00:00:0a", "02:00:00:00:00:0b" },
+    { IF1_A, IF1_B, "02:00:00:00:01:0a", "02:00:00:00:01:0b" },
+};
 
 /* Sends 'frame' on peer socket 'fd', preceded by 'vnet' if nonnull (the
  * socket must then have PACKET_VNET_HDR). */
@@ -564,6 +393,31 @@ open_or_fail(const char *ifname, const char *type, int n_rxq, int n_txq)
     return error ? NULL : nd;
 }
 
+/* Opens a port of provider 'type' on IF0_A with 'n_rxq' and 'n_txq'
+ * queues and, if that worked, a peer socket on IF0_B into '*fdp' ('rx'
+ * and 'vnet' as for netns_test_peer_socket()).  Returns the port, or NULL
+ * after a failed check. */
+static struct netdev *
+open_with_peer(const char *type, int n_rxq, int n_txq, bool rx, bool vnet,
+               int *fdp)
+{
+    struct netdev *nd = open_or_fail(IF0_A, type, n_rxq, n_txq);
+
+    if (nd) {
+        *fdp = netns_test_peer_socket(IF0_B, rx, vnet);
+    }
+    return nd;
+}
+
+/* Ends a case of open_with_peer(): frees 'set', closes 'fd' and 'nd'. */
+static void
+close_with_peer(struct netdev *nd, int fd, struct frame_set *set)
+{
+    frame_set_clear(set);
+    close(fd);
+    netdev_close(nd);
+}
+
 /* Opens with the given arguments, expecting failure 'want_error' with a
  * message containing 'want_msg'. */
 static void
@@ -776,11 +630,10 @@ test_rx_basic(const char *type)
     struct netdev *nd;
     int fd;
 
-    nd = open_or_fail(IF0_A, type, 1, 1);
+    nd = open_with_peer(type, 1, 1, false, false, &fd);
     if (!nd) {
         return;
     }
-    fd = peer_socket(IF0_B, false, false);
     for (int i = 0; i < n; i++) {
         /* Sizes from the minimum to the MTU, the larger ones a full batch
          * apart so that several batches are needed. */
@@ -808,9 +661,7 @@ test_rx_basic(const char *type)
         }
     }
     check_rx_conservation(nd, &set);
-    frame_set_clear(&set);
-    close(fd);
-    netdev_close(nd);
+    close_with_peer(nd, fd, &set);
 }
 
 /* Tagged frames lose their tag to metadata in the kernel; the provider
@@ -835,11 +686,10 @@ test_rx_vlan(const char *type)
     struct netdev *nd;
     int fd;
 
-    nd = open_or_fail(IF0_A, type, 1, 1);
+    nd = open_with_peer(type, 1, 1, false, false, &fd);
     if (!nd) {
         return;
     }
-    fd = peer_socket(IF0_B, false, false);
     for (int i = 0; i < n; i++) {
         make_frame(&frames[i], 100 + i, 200, cases[i].tags, cases[i].n_tags);
         peer_send(fd, frames[i].data, frames[i].size, NULL);
@@ -852,9 +702,7 @@ test_rx_vlan(const char *type)
               "%s: frame missing or tag not restored", cases[i].name);
     }
     check_rx_conservation(nd, &set);
-    frame_set_clear(&set);
-    close(fd);
-    netdev_close(nd);
+    close_with_peer(nd, fd, &set);
 }
 
 /* A checksum-partial TCP frame (what a local TCP socket hands veth) and a
@@ -880,11 +728,10 @@ test_rx_offload(const char *type)
     struct netdev *nd;
     int fd;
 
-    nd = open_or_fail(IF0_A, type, 1, 1);
+    nd = open_with_peer(type, 1, 1, false, true, &fd);
     if (!nd) {
         return;
     }
-    fd = peer_socket(IF0_B, false, true);
     for (int i = 0; i < n; i++) {
         struct virtio_net_hdr vnet;
         size_t l4;
@@ -934,9 +781,7 @@ test_rx_offload(const char *type)
         }
     }
     check_rx_conservation(nd, &set);
-    frame_set_clear(&set);
-    close(fd);
-    netdev_close(nd);
+    close_with_peer(nd, fd, &set);
 }
 
 /* Makes a batch of dp_packets over 'frames', each with room before it. */
@@ -966,11 +811,10 @@ test_tx_basic(const char *type)
     struct netdev *nd;
     int fd;
 
-    nd = open_or_fail(IF0_A, type, 1, 2);
+    nd = open_with_peer(type, 1, 2, true, false, &fd);
     if (!nd) {
         return;
     }
-    fd = peer_socket(IF0_B, true, false);
     drain(nd, fd);
     for (int i = 0; i < n; i++) {
         make_frame(&frames[i], 300 + i, 60 + i * 37, NULL, 0);
@@ -1009,10 +853,8 @@ test_tx_basic(const char *type)
           "rx_packets %llu after sending only",
           (unsigned long long) st.rx_packets);
 
-    frame_set_clear(&peer_set);
     frame_set_clear(&self_set);
-    close(fd);
-    netdev_close(nd);
+    close_with_peer(nd, fd, &peer_set);
 }
 
 /* Offload metadata given to netdev_send() reaches the peer: a GSO
@@ -1029,11 +871,10 @@ test_tx_offload(const char *type)
     size_t l4;
     int fd;
 
-    nd = open_or_fail(IF0_A, type, 1, 1);
+    nd = open_with_peer(type, 1, 1, true, true, &fd);
     if (!nd) {
         return;
     }
-    fd = peer_socket(IF0_B, true, true);
     make_ip_frame(&frame, 400, 0, IP_PROTO_TCP, 20 + 30000, 4000, &l4);
     make_batch(&batch, &packet, &frame, 1);
     packet.flags |= DP_PACKET_F_VNET;
@@ -1063,9 +904,7 @@ test_tx_offload(const char *type)
     CHECK(st.tx_packets == 1 && st.tx_bytes == frame.size,
           "tx_packets %llu tx_bytes %llu", (unsigned long long) st.tx_packets,
           (unsigned long long) st.tx_bytes);
-    frame_set_clear(&set);
-    close(fd);
-    netdev_close(nd);
+    close_with_peer(nd, fd, &set);
 }
 
 /* A frame larger than the MTU without GSO is refused alone and counted as
@@ -1083,11 +922,10 @@ test_tx_too_big(const char *type)
     struct netdev *nd;
     int fd;
 
-    nd = open_or_fail(IF0_A, type, 1, 1);
+    nd = open_with_peer(type, 1, 1, true, false, &fd);
     if (!nd) {
         return;
     }
-    fd = peer_socket(IF0_B, true, false);
     drain(NULL, fd);
     for (size_t i = 0; i < ARRAY_SIZE(sizes); i++) {
         make_frame(&frames[i], 500 + i, sizes[i], NULL, 0);
@@ -1112,9 +950,7 @@ test_tx_too_big(const char *type)
           + st.tx_port_down + st.tx_errors == ARRAY_SIZE(sizes),
           "tx counters do not add up to the %zu frames sent",
           ARRAY_SIZE(sizes));
-    frame_set_clear(&set);
-    close(fd);
-    netdev_close(nd);
+    close_with_peer(nd, fd, &set);
 }
 
 /* Reads a statistics counter of interface 'ifname' from sysfs. */
@@ -1153,11 +989,10 @@ test_rx_overload(const char *type, bool expect_drops)
     int n_sent = 0;
     int fd;
 
-    nd = open_or_fail(IF0_A, type, 1, 1);
+    nd = open_with_peer(type, 1, 1, false, false, &fd);
     if (!nd) {
         return;
     }
-    fd = peer_socket(IF0_B, false, false);
     backlog_drops = read_if_stat(IF0_A, "rx_dropped");
     make_frame(&frame, 800, 60, NULL, 0);
     for (int i = 0; i < n; i++) {
@@ -1189,9 +1024,7 @@ test_rx_overload(const char *type, bool expect_drops)
     CHECK(!st.rx_truncated && !st.rx_errors, "truncated %llu errors %llu",
           (unsigned long long) st.rx_truncated,
           (unsigned long long) st.rx_errors);
-    frame_set_clear(&set);
-    close(fd);
-    netdev_close(nd);
+    close_with_peer(nd, fd, &set);
 }
 
 static void
@@ -1236,11 +1069,10 @@ test_rx_multiqueue(const char *type)
     if (!supports_multiqueue(type)) {
         return;
     }
-    nd = open_or_fail(IF0_A, type, 2, 1);
+    nd = open_with_peer(type, 2, 1, false, false, &fd);
     if (!nd) {
         return;
     }
-    fd = peer_socket(IF0_B, false, false);
     for (int i = 0; i < n; i++) {
         size_t l4;
 
@@ -1266,8 +1098,7 @@ test_rx_multiqueue(const char *type)
 
     /* A fanout group must not see the port's own transmissions either. */
     check_own_tx_not_received(nd, frames, 8);
-    close(fd);
-    netdev_close(nd);
+    close_with_peer(nd, fd, &set);
 }
 
 /* Health follows the link: down, up again, then deleted.  Sending while
@@ -1290,7 +1121,7 @@ test_link_state(const char *type)
     }
     CHECK(netdev_health(nd) == 0, "health %d while up", netdev_health(nd));
 
-    shell("ip link set %s down", IF1_A);
+    netns_test_shell("ip link set %s down", IF1_A);
     health = netdev_health(nd);
     CHECK(health != 0, "health 0 while the link is down");
     make_frame(&frame, 700, 100, NULL, 0);
@@ -1302,14 +1133,14 @@ test_link_state(const char *type)
           (unsigned long long) st.tx_port_down,
           (unsigned long long) st.tx_packets);
 
-    shell("ip link set %s up", IF1_A);
+    netns_test_shell("ip link set %s up", IF1_A);
     deadline = time_msec() + WAIT_MS;
     while ((health = netdev_health(nd)) && time_msec() < deadline) {
         usleep(1000);
     }
     CHECK(health == 0, "health %d after the link came back", health);
 
-    shell("ip link del %s", IF1_A);
+    netns_test_shell("ip link del %s", IF1_A);
     health = netdev_health(nd);
     CHECK(health != 0, "health 0 after the interface was deleted");
     netdev_collect(nd, &set, 1, QUIET_MS);
@@ -1319,7 +1150,7 @@ test_link_state(const char *type)
     netdev_close(nd);
 
     /* Put the pair back for the next provider. */
-    if (!make_pair(IF1_A, IF1_B, 1)) {
+    if (!netns_test_add_veth(&veths[1])) {
         CHECK(false, "cannot recreate %s", IF1_A);
     }
 }
@@ -1353,32 +1184,36 @@ main(void)
         printf("test-netdev: needs root, skipped\n");
         return 77;
     }
-    if (!setup_topology()) {
+    if (!netns_test_setup(NS_NAME, veths, ARRAY_SIZE(veths))) {
         printf("test-netdev: cannot create namespace and veth pairs, "
                "skipped\n");
-        cleanup_topology();
+        netns_test_cleanup();
         return 77;
     }
 
     for (size_t p = 0; p < ARRAY_SIZE(providers); p++) {
-        cur_provider = providers[p];
-        if (!netdev_type_exists(cur_provider)) {
+        const char *type = providers[p];
+
+        if (!netdev_type_exists(type)) {
             printf("test-netdev: provider %s not compiled in, skipped\n",
-                   cur_provider);
+                   type);
             continue;
         }
         for (size_t c = 0; c < ARRAY_SIZE(cases); c++) {
-            cur_case = cases[c].name;
-            cases[c].run(cur_provider);
+            int before = check_n_failed();
+
+            check_set_context("%s %s", type, cases[c].name);
+            cases[c].run(type);
+            if (check_n_failed() != before) {
+                printf("test %s: FAILED\n", check_context());
+            }
             n_run++;
         }
     }
-    cur_provider = "";
-    cur_case = "";
+    check_set_context("%s", "");
     CHECK(!netdev_type_exists("ndt-no-such-type") && !netdev_type_exists(NULL)
           && netdev_type_exists("mmsg"), "netdev_type_exists");
 
-    printf("test-netdev: %d case runs, %d failed checks\n", n_run,
-           n_failures);
-    return n_failures ? 1 : 0;
+    printf("test-netdev: %d case runs\n", n_run);
+    return check_finish("test-netdev");
 }
