@@ -25,6 +25,7 @@ lib_libpmdswitch_a_SOURCES = \
 	lib/pmd.c lib/pmd.h \
 	lib/pmd-perf.c lib/pmd-perf.h \
 	lib/smc.c lib/smc.h \
+	lib/unixctl.c lib/unixctl.h \
 	lib/upcall.c lib/upcall.h \
 	lib/util.c lib/util.h \
 	lib/vlog.c lib/vlog.h

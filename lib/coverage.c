@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "unixctl.h"
 #include "util.h"
 
 /* Samples are taken every COVERAGE_SAMPLE_MSEC; the minute average uses the
@@ -296,4 +297,22 @@ coverage_format(void)
     }
     free(stats);
     return buf;
+}
+
+/* coverage/show */
+static void
+coverage_unixctl_show(struct unixctl_conn *conn, int argc OVS_UNUSED,
+                      const char *argv[] OVS_UNUSED, void *aux OVS_UNUSED)
+{
+    char *text = coverage_format();
+
+    unixctl_command_reply(conn, text);
+    free(text);
+}
+
+void
+coverage_register_commands(void)
+{
+    unixctl_command_register("coverage/show", "", 0, 0,
+                             coverage_unixctl_show, NULL);
 }

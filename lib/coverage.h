@@ -116,4 +116,7 @@ size_t coverage_snapshot(struct coverage_stat **statsp);
  * free. */
 char *coverage_format(void);
 
+/* Registers coverage/show with the appctl server (unixctl.h). */
+void coverage_register_commands(void);
+
 #endif /* coverage.h */

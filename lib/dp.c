@@ -19,6 +19,7 @@
 #include "netdev.h"
 #include "pmd.h"
 #include "pmd-perf.h"
+#include "unixctl.h"
 #include "upcall.h"
 #include "util.h"
 #include "vlog.h"
@@ -238,6 +239,7 @@ dp_create(const struct pmd_config *cfg, char **errp)
     dp_apply_settings(dp, &cfg->other);
     dp_warn_inert_settings(&cfg->other);
     dp->pmds = xcalloc(n_cores, sizeof *dp->pmds);
+    dp->pmd_stats_base = xcalloc(n_cores, sizeof *dp->pmd_stats_base);
     for (int i = 0; i < n_cores; i++) {
         dp->pmds[dp->n_pmds] = pmd_create(dp, cores[i], dp->n_pmds);
         dp->n_pmds++;
@@ -276,6 +278,7 @@ dp_destroy(struct dp *dp)
     dp_close_ports(dp);
     ofproto_destroy(dp->ofproto);
     free(dp->pmds);
+    free(dp->pmd_stats_base);
     free(dp->name);
     free(dp);
 }
@@ -324,4 +327,175 @@ dp_log_stats(const struct dp *dp)
         pmd_perf_format_ovs(c, dp->pmds[i]->core_id, buf, sizeof buf);
         VLOG_INFO("pmd-stats-show:\n%s", buf);
     }
+}
+
+/* PMD 'i''s counters since the last pmd-stats-clear. */
+static void
+dp_pmd_stats(const struct dp *dp, int i, uint64_t c[PMD_N_STATS])
+{
+    pmd_perf_read(&dp->pmds[i]->perf, c);
+    for (int k = 0; k < PMD_N_STATS; k++) {
+        c[k] -= dp->pmd_stats_base[i][k];
+    }
+}
+
+/* dpif-netdev/pmd-stats-show [-pmd CORE] */
+static void
+dp_unixctl_pmd_stats_show(struct unixctl_conn *conn, int argc,
+                          const char *argv[], void *dp_)
+{
+    struct dp *dp = dp_;
+    int only_core = -1;
+    json_t *json = json_array();
+    char *text = xstrdup("");
+    char buf[4096];
+
+    if (argc == 2 && !strcmp(argv[0], "-pmd")) {
+        char *end;
+
+        only_core = strtol(argv[1], &end, 10);
+        if (*end || only_core < 0) {
+            unixctl_command_reply_error(conn, "-pmd takes a core number");
+            json_decref(json);
+            free(text);
+            return;
+        }
+    } else if (argc != 0) {
+        unixctl_command_reply_error(conn, "usage: dpif-netdev/pmd-stats-show "
+                                    "[-pmd CORE]");
+        json_decref(json);
+        free(text);
+        return;
+    }
+    for (int i = 0; i < dp->n_pmds; i++) {
+        uint64_t c[PMD_N_STATS];
+        json_t *obj;
+        char *tmp;
+
+        if (only_core >= 0 && dp->pmds[i]->core_id != only_core) {
+            continue;
+        }
+        dp_pmd_stats(dp, i, c);
+        pmd_perf_format_ovs(c, dp->pmds[i]->core_id, buf, sizeof buf);
+        tmp = xasprintf("%s%s", text, buf);
+        free(text);
+        text = tmp;
+
+        obj = json_pack("{s:i}", "core_id", dp->pmds[i]->core_id);
+        for (int k = 0; k < PMD_N_STATS; k++) {
+            json_object_set_new(obj, pmd_perf_stat_name(k),
+                                json_integer(c[k]));
+        }
+        json_array_append_new(json, obj);
+    }
+    if (unixctl_conn_wants_json(conn)) {
+        unixctl_command_reply_json(conn, json);
+    } else {
+        json_decref(json);
+        unixctl_command_reply(conn, text);
+    }
+    free(text);
+}
+
+/* dpif-netdev/pmd-stats-clear */
+static void
+dp_unixctl_pmd_stats_clear(struct unixctl_conn *conn, int argc OVS_UNUSED,
+                           const char *argv[] OVS_UNUSED, void *dp_)
+{
+    struct dp *dp = dp_;
+
+    for (int i = 0; i < dp->n_pmds; i++) {
+        pmd_perf_read(&dp->pmds[i]->perf, dp->pmd_stats_base[i]);
+    }
+    unixctl_command_reply(conn, "");
+}
+
+/* dpctl/show: the datapath's lookups and flows, then each port with its
+ * counters, drops by reason. */
+static void
+dp_unixctl_show(struct unixctl_conn *conn, int argc OVS_UNUSED,
+                const char *argv[] OVS_UNUSED, void *dp_)
+{
+    struct dp *dp = dp_;
+    uint64_t hit = 0, missed = 0, lost = 0, flows = 0;
+    json_t *ports = json_array();
+    char *text, *tmp;
+
+    for (int i = 0; i < dp->n_pmds; i++) {
+        uint64_t c[PMD_N_STATS];
+
+        pmd_perf_read(&dp->pmds[i]->perf, c);
+        hit += c[PMD_STAT_EMC_HIT] + c[PMD_STAT_SMC_HIT]
+               + c[PMD_STAT_MASKED_HIT];
+        missed += c[PMD_STAT_MISS];
+        lost += c[PMD_STAT_LOST];
+        flows += __atomic_load_n(&dp->pmds[i]->flows.n_flows,
+                                 __ATOMIC_RELAXED);
+    }
+    text = xasprintf("netdev@%s:\n  lookups: hit:%"PRIu64" missed:%"PRIu64
+                     " lost:%"PRIu64"\n  flows: %"PRIu64"\n", dp->name, hit,
+                     missed, lost, flows);
+    for (int i = 0; i < dp->n_ports; i++) {
+        const struct dp_port *port = dp->ports[i];
+        struct netdev_stats s;
+
+        if (!port) {
+            continue;
+        }
+        memset(&s, 0, sizeof s);
+        netdev_get_stats(port->netdev, &s);
+        tmp = xasprintf("%s  port %d: %s (%s, %s)\n"
+                        "    RX packets:%"PRIu64" bytes:%"PRIu64
+                        " ring_full:%"PRIu64" truncated:%"PRIu64
+                        " errors:%"PRIu64"\n"
+                        "    TX packets:%"PRIu64" bytes:%"PRIu64
+                        " queue_full:%"PRIu64" too_big:%"PRIu64
+                        " port_down:%"PRIu64" errors:%"PRIu64"\n",
+                        text, i, port->name, netdev_get_name(port->netdev),
+                        netdev_get_type(port->netdev), s.rx_packets,
+                        s.rx_bytes, s.rx_ring_full, s.rx_truncated,
+                        s.rx_errors, s.tx_packets, s.tx_bytes,
+                        s.tx_queue_full, s.tx_too_big, s.tx_port_down,
+                        s.tx_errors);
+        free(text);
+        text = tmp;
+        json_array_append_new(ports, json_pack(
+            "{s:i, s:s, s:s, s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I,"
+            " s:I, s:I, s:I}",
+            "port_no", i, "name", port->name,
+            "interface", netdev_get_name(port->netdev),
+            "type", netdev_get_type(port->netdev),
+            "rx_packets", (json_int_t) s.rx_packets,
+            "rx_bytes", (json_int_t) s.rx_bytes,
+            "rx_ring_full", (json_int_t) s.rx_ring_full,
+            "rx_truncated", (json_int_t) s.rx_truncated,
+            "rx_errors", (json_int_t) s.rx_errors,
+            "tx_packets", (json_int_t) s.tx_packets,
+            "tx_bytes", (json_int_t) s.tx_bytes,
+            "tx_queue_full", (json_int_t) s.tx_queue_full,
+            "tx_too_big", (json_int_t) s.tx_too_big,
+            "tx_port_down", (json_int_t) s.tx_port_down,
+            "tx_errors", (json_int_t) s.tx_errors));
+    }
+    if (unixctl_conn_wants_json(conn)) {
+        unixctl_command_reply_json(conn, json_pack(
+            "{s:s, s:I, s:I, s:I, s:I, s:o}", "name", dp->name,
+            "hit", (json_int_t) hit, "missed", (json_int_t) missed,
+            "lost", (json_int_t) lost, "flows", (json_int_t) flows,
+            "ports", ports));
+    } else {
+        json_decref(ports);
+        unixctl_command_reply(conn, text);
+    }
+    free(text);
+}
+
+void
+dp_register_commands(struct dp *dp)
+{
+    unixctl_command_register("dpctl/show", "", 0, 0, dp_unixctl_show, dp);
+    unixctl_command_register("dpif-netdev/pmd-stats-show", "[-pmd CORE]",
+                             0, 2, dp_unixctl_pmd_stats_show, dp);
+    unixctl_command_register("dpif-netdev/pmd-stats-clear", "", 0, 0,
+                             dp_unixctl_pmd_stats_clear, dp);
 }

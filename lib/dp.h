@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "netdev.h"
+#include "pmd-perf.h"
 
 struct pmd_config;
 struct ofproto;
@@ -44,6 +45,9 @@ struct dp {
     struct dp_settings settings;
     struct pmd **pmds;
     int n_pmds;
+    /* Counter values at the last pmd-stats-clear, per PMD (control
+     * thread): PMD counters have one writer, so clearing subtracts. */
+    uint64_t (*pmd_stats_base)[PMD_N_STATS];
 };
 
 /* Builds the datapath for the first bridge of 'cfg': opens each port with
@@ -58,6 +62,11 @@ void dp_stop_pmds(struct dp *);
 
 /* Periodic control-thread work: netdev_run(), MAC aging. */
 void dp_run(struct dp *);
+
+/* Registers the appctl commands that show the datapath: dpctl/show,
+ * dpif-netdev/pmd-stats-show and dpif-netdev/pmd-stats-clear.  'dp' must
+ * outlive the unixctl server. */
+void dp_register_commands(struct dp *);
 
 /* Logs port and PMD counters as "stats:" lines and in Open vSwitch's
  * pmd-stats-show layout. */

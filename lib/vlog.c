@@ -14,12 +14,14 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <syslog.h>
 #include <time.h>
 #include <unistd.h>
+#include "unixctl.h"
 #include "util.h"
 
 /* Guards everything below, and every module's 'levels' and 'min_level'
@@ -714,4 +716,41 @@ vlog_fatal(const struct vlog_module *module, const char *format, ...)
     }
     va_end(args);
     exit(EXIT_FAILURE);
+}
+
+/* vlog/list */
+static void
+vlog_unixctl_list(struct unixctl_conn *conn, int argc OVS_UNUSED,
+                  const char *argv[] OVS_UNUSED, void *aux OVS_UNUSED)
+{
+    char *text = vlog_list();
+
+    unixctl_command_reply(conn, text);
+    free(text);
+}
+
+/* vlog/set SPEC... */
+static void
+vlog_unixctl_set(struct unixctl_conn *conn, int argc, const char *argv[],
+                 void *aux OVS_UNUSED)
+{
+    for (int i = 0; i < argc; i++) {
+        char *error = vlog_set_levels_from_string(argv[i]);
+
+        if (error) {
+            unixctl_command_reply_error(conn, error);
+            free(error);
+            return;
+        }
+    }
+    unixctl_command_reply(conn, "");
+}
+
+void
+vlog_register_commands(void)
+{
+    unixctl_command_register("vlog/list", "", 0, 0, vlog_unixctl_list,
+                             NULL);
+    unixctl_command_register("vlog/set", "{ANY|MODULE}[:DEST][:LEVEL]...", 1,
+                             INT_MAX, vlog_unixctl_set, NULL);
 }

@@ -180,6 +180,9 @@ char *vlog_get_log_file(void);
  * "vlog/list", for the caller to free. */
 char *vlog_list(void);
 
+/* Registers vlog/list and vlog/set with the appctl server (unixctl.h). */
+void vlog_register_commands(void);
+
 /* Calls 'cb' for each module, sorted by name, with its levels indexed by
  * enum vlog_destination. */
 typedef void vlog_module_cb(const char *name, const enum vlog_level *levels,

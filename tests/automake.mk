@@ -14,6 +14,7 @@ UNIT_TESTS = \
 	tests/test-netdev-tpacket-policy \
 	tests/test-pipeline \
 	tests/test-smc \
+	tests/test-unixctl \
 	tests/test-upcall \
 	tests/test-vlog
 if HAVE_TPACKET_V3
@@ -55,6 +56,8 @@ tests_test_pipeline_SOURCES = tests/test-pipeline.c
 tests_test_pipeline_LDADD = $(PMD_LIBS)
 tests_test_smc_SOURCES = tests/test-smc.c
 tests_test_smc_LDADD = $(PMD_LIBS)
+tests_test_unixctl_SOURCES = tests/test-unixctl.c
+tests_test_unixctl_LDADD = $(PMD_LIBS)
 tests_test_upcall_SOURCES = tests/test-upcall.c
 tests_test_upcall_LDADD = $(PMD_LIBS)
 tests_test_vlog_SOURCES = tests/test-vlog.c

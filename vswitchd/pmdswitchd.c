@@ -27,7 +27,9 @@
 #include <urcu-qsbr.h>
 
 #include "config.h"
+#include "coverage.h"
 #include "dp.h"
+#include "unixctl.h"
 #include "util.h"
 #include "vlog.h"
 
@@ -40,6 +42,7 @@ struct options {
     const char *config;
     const char *pidfile;        /* NULL: none. */
     const char *log_file;       /* NULL: stderr only. */
+    const char *unixctl;        /* Control socket path. */
     bool detach;
 };
 
@@ -63,6 +66,8 @@ usage(void)
            "  --pidfile[=FILE]      write the pid to FILE once running\n"
            "                        (default " DEFAULT_PIDFILE ")\n"
            "  --detach              run in the background once running\n"
+           "  --unixctl PATH        serve pmdswitch-appctl on PATH\n"
+           "                        (default " UNIXCTL_DEFAULT_PATH ")\n"
            "  --log-file[=FILE]     also log to FILE\n"
            "                        (default " DEFAULT_LOGFILE ")\n"
            "  -v, --verbose=MODULE:LEVEL  set a log level (repeatable)\n"
@@ -73,12 +78,14 @@ usage(void)
 static void
 parse_options(int argc, char *argv[], struct options *opts)
 {
-    enum { OPT_CONFIG = 256, OPT_PIDFILE, OPT_DETACH, OPT_LOG_FILE };
+    enum { OPT_CONFIG = 256, OPT_PIDFILE, OPT_DETACH, OPT_LOG_FILE,
+           OPT_UNIXCTL };
     static const struct option long_options[] = {
         { "config", required_argument, NULL, OPT_CONFIG },
         { "pidfile", optional_argument, NULL, OPT_PIDFILE },
         { "detach", no_argument, NULL, OPT_DETACH },
         { "log-file", optional_argument, NULL, OPT_LOG_FILE },
+        { "unixctl", required_argument, NULL, OPT_UNIXCTL },
         { "verbose", required_argument, NULL, 'v' },
         { "help", no_argument, NULL, 'h' },
         { "version", no_argument, NULL, 'V' },
@@ -87,6 +94,7 @@ parse_options(int argc, char *argv[], struct options *opts)
     int c;
 
     memset(opts, 0, sizeof *opts);
+    opts->unixctl = UNIXCTL_DEFAULT_PATH;
     while ((c = getopt_long(argc, argv, "v:hV", long_options, NULL)) != -1) {
         char *error;
 
@@ -99,6 +107,9 @@ parse_options(int argc, char *argv[], struct options *opts)
             break;
         case OPT_DETACH:
             opts->detach = true;
+            break;
+        case OPT_UNIXCTL:
+            opts->unixctl = optarg;
             break;
         case OPT_LOG_FILE:
             opts->log_file = optarg ? optarg : DEFAULT_LOGFILE;
@@ -277,17 +288,39 @@ on_tick(evutil_socket_t fd OVS_UNUSED, short events OVS_UNUSED, void *dp_)
     dp_run(dp_);
 }
 
-/* Runs the control loop until a terminating signal. */
 static void
-run_control_loop(struct dp *dp)
+unixctl_version(struct unixctl_conn *conn, int argc OVS_UNUSED,
+                const char *argv[] OVS_UNUSED, void *aux OVS_UNUSED)
+{
+    unixctl_command_reply(conn, "pmdswitchd (pmdswitch) " PACKAGE_VERSION);
+}
+
+static void
+unixctl_exit(struct unixctl_conn *conn, int argc OVS_UNUSED,
+             const char *argv[] OVS_UNUSED, void *base_)
+{
+    VLOG_INFO("exit requested through appctl, shutting down");
+    unixctl_command_reply(conn, "");
+    event_base_loopbreak(base_);
+}
+
+/* Registers every appctl command the daemon serves. */
+static void
+register_commands(struct event_base *base, struct dp *dp)
+{
+    unixctl_command_register("version", "", 0, 0, unixctl_version, NULL);
+    unixctl_command_register("exit", "", 0, 0, unixctl_exit, base);
+    vlog_register_commands();
+    coverage_register_commands();
+    dp_register_commands(dp);
+}
+
+/* Runs the control loop on 'base' until a terminating signal or "exit". */
+static void
+run_control_loop(struct event_base *base, struct dp *dp)
 {
     struct timeval tick = { .tv_sec = 0, .tv_usec = 1000 };
-    struct event_base *base = event_base_new();
     struct event *ev_term, *ev_int, *ev_hup, *ev_tick;
-
-    if (!base) {
-        ovs_fatal(0, "pmdswitchd: cannot create the event loop");
-    }
     ev_term = evsignal_new(base, SIGTERM, on_signal, base);
     ev_int = evsignal_new(base, SIGINT, on_signal, base);
     ev_hup = evsignal_new(base, SIGHUP, on_sighup, NULL);
@@ -303,12 +336,13 @@ run_control_loop(struct dp *dp)
     event_free(ev_hup);
     event_free(ev_int);
     event_free(ev_term);
-    event_base_free(base);
 }
 
 int
 main(int argc, char *argv[])
 {
+    struct unixctl_server *unixctl;
+    struct event_base *base;
     struct pmd_config *cfg;
     struct options opts;
     int detach_fd = -1;
@@ -337,19 +371,36 @@ main(int argc, char *argv[])
 
     VLOG_INFO("pmdswitchd %s starting with %s", PACKAGE_VERSION,
               opts.config);
+    /* The control socket comes first: a second instance must stop here,
+     * before it touches a port. */
+    base = event_base_new();
+    if (!base) {
+        config_destroy(cfg);
+        ovs_fatal(0, "pmdswitchd: cannot create the event loop");
+    }
+    unixctl = unixctl_server_create(base, opts.unixctl, &error);
+    if (!unixctl) {
+        config_destroy(cfg);
+        event_base_free(base);
+        exit_with_error(error);
+    }
     dp = dp_create(cfg, &error);
     config_destroy(cfg);
     if (!dp) {
         if (opts.log_file) {
             VLOG_ERR("%s", error);    /* The console gets it just below. */
         }
+        unixctl_server_destroy(unixctl);
+        event_base_free(base);
         exit_with_error(error);
     }
+    register_commands(base, dp);
     if (opts.pidfile) {
         int err = write_pidfile(opts.pidfile);
 
         if (err) {
             dp_destroy(dp);
+            unixctl_server_destroy(unixctl);
             ovs_fatal(err, "pmdswitchd: cannot write pidfile %s",
                       opts.pidfile);
         }
@@ -360,8 +411,10 @@ main(int argc, char *argv[])
         detach_finish(detach_fd);
     }
 
-    run_control_loop(dp);
+    run_control_loop(base, dp);
 
+    unixctl_server_destroy(unixctl);
+    event_base_free(base);
     dp_stop_pmds(dp);
     dp_log_stats(dp);
     dp_destroy(dp);

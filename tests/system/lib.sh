@@ -566,6 +566,12 @@ with open(path, "w") as f:
 EOF
 }
 
+# ps_appctl ARG...: runs pmdswitch-appctl against the running test daemon.
+ps_appctl()
+{
+    "$PS_BUILD/utilities/pmdswitch-appctl" -t "$PS_DAEMON_CTL" "$@"
+}
+
 # ps_unixctl_args PATH: sets the array PS_UNIXCTL_ARGS to "--unixctl=PATH"
 # if the daemon has that option (a build without it would reject it), else
 # to nothing.
@@ -609,6 +615,7 @@ ps_start_daemon()
         read -r -a extra <<<"$PS_DAEMON_ARGS"
     fi
     ps_unixctl_args "$rundir/pmdswitchd.ctl"
+    PS_DAEMON_CTL=$rundir/pmdswitchd.ctl
     ps_info "starting $PS_DAEMON --config $config"
     "$PS_DAEMON" --config "$config" --pidfile="$pidfile" \
         --log-file="$PS_DAEMON_LOG" "${PS_UNIXCTL_ARGS[@]}" \

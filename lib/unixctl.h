@@ -1,0 +1,120 @@
+/*
+ * Copyright (c) 2026 The pmdswitch authors.
+ * SPDX-License-Identifier: Apache-2.0
+ *
+ * appctl: the daemon's control socket.  The daemon runs one server on its
+ * control thread, driven by that thread's libevent base; modules register
+ * named commands, and pmdswitch-appctl (or any client using
+ * unixctl_client_transact()) runs them.
+ *
+ * Protocol, JSON-RPC 1.0 style over a Unix stream socket.  Each message is
+ * one JSON object; the object itself is the frame (no length prefix, no
+ * delimiter).  A request is
+ *
+ *     {"method": NAME, "params": [STRING...], "id": ID}
+ *
+ * with an optional member "format": "json" asking for a JSON result (see
+ * unixctl_conn_wants_json()).  The reply is
+ *
+ *     {"result": RESULT, "error": null, "id": ID}     on success,
+ *     {"result": null, "error": TEXT, "id": ID}       on failure,
+ *
+ * where RESULT is a string, or any JSON value when the request asked for
+ * "format": "json" and the handler replied with
+ * unixctl_command_reply_json().  A client may send several requests on one
+ * connection; they are answered in order.  A request that is not valid
+ * JSON, is not a valid request object or is larger than
+ * UNIXCTL_MAX_REQUEST_SIZE bytes is answered with an error (id null) and
+ * the connection is closed.
+ */
+#ifndef UNIXCTL_H
+#define UNIXCTL_H 1
+
+#include <stdbool.h>
+#include <jansson.h>
+
+struct event_base;
+struct unixctl_conn;
+struct unixctl_server;
+
+/* Largest request accepted, in bytes. */
+#define UNIXCTL_MAX_REQUEST_SIZE (1024 * 1024)
+
+/* The daemon's default control socket. */
+#define UNIXCTL_DEFAULT_PATH "/run/pmdswitch/pmdswitchd.ctl"
+
+/* Server. */
+
+/* Starts serving appctl requests on a Unix socket at 'path', with events
+ * on 'base' (the control thread's base; every callback runs there).
+ * Creates the parent directory, mode 0700, if it is missing.  Fails if
+ * another server answers on 'path'; removes a stale socket left at 'path'
+ * by a dead server; leaves the new socket with mode 0600.
+ *
+ * Returns the new server, or NULL with a malloc'd message in '*errp' (the
+ * caller frees it). */
+struct unixctl_server *unixctl_server_create(struct event_base *base,
+                                             const char *path, char **errp);
+
+/* Closes every client connection and the socket of 'server', removes the
+ * socket file and frees 'server'.  Accepts NULL.  Control thread, with
+ * 'server''s base not running in another thread.  A handler that still
+ * holds a connection must not reply on it afterwards. */
+void unixctl_server_destroy(struct unixctl_server *server);
+
+/* Commands. */
+
+/* Runs the command with the 'argc' arguments in 'argv' (argv[0] is the
+ * first argument, not the command name) received on 'conn'.  The handler
+ * must eventually call exactly one of the unixctl_command_reply*()
+ * functions on 'conn', now or later on the control thread; 'argv' is
+ * valid only during the call. */
+typedef void unixctl_cb_func(struct unixctl_conn *conn, int argc,
+                             const char *argv[], void *aux);
+
+/* Registers command 'name', shown by "list-commands" with 'usage' (for
+ * example "[PORT]"; may be ""), taking from 'min_args' to 'max_args'
+ * arguments: the server rejects other counts before calling 'cb'.  'cb' is
+ * called with 'aux'.  The table is global and shared by all servers.
+ * Registering a name twice is a bug (aborts).  Control thread. */
+void unixctl_command_register(const char *name, const char *usage,
+                              int min_args, int max_args,
+                              unixctl_cb_func *cb, void *aux);
+
+/* Answers the request pending on 'conn' with success and 'text' (may be
+ * NULL for "").  Control thread. */
+void unixctl_command_reply(struct unixctl_conn *conn, const char *text);
+
+/* Answers the request pending on 'conn' with error 'text'.  Control
+ * thread. */
+void unixctl_command_reply_error(struct unixctl_conn *conn,
+                                 const char *text);
+
+/* Returns true if the request pending on 'conn' asked for a JSON result
+ * ("format": "json"), so the handler should answer with
+ * unixctl_command_reply_json(). */
+bool unixctl_conn_wants_json(const struct unixctl_conn *conn);
+
+/* Answers the request pending on 'conn' with success and JSON 'result',
+ * taking ownership of 'result'.  If the request did not ask for JSON, the
+ * client gets 'result' rendered as indented JSON text instead. */
+void unixctl_command_reply_json(struct unixctl_conn *conn, json_t *result);
+
+/* Client. */
+
+/* Connects to the server at 'path', runs 'method' with the 'argc'
+ * arguments in 'argv', asking for a JSON result if 'json', and waits for
+ * the reply, at most 'timeout_s' seconds in all (0: no limit).
+ *
+ * Returns 0 if the server answered: then exactly one of '*result' (success;
+ * a JSON result is rendered as indented JSON text) and '*error' (the
+ * server's error text) is a malloc'd string and the other is NULL.  Returns
+ * a positive errno, with both NULL, if it could not talk to the server:
+ * ETIMEDOUT after 'timeout_s', EPROTO for a malformed reply, otherwise the
+ * errno of the failed system call (ENOENT, ECONNREFUSED...).  Any thread;
+ * blocks. */
+int unixctl_client_transact(const char *path, const char *method,
+                            int argc, const char *argv[], bool json,
+                            int timeout_s, char **result, char **error);
+
+#endif /* unixctl.h */
