@@ -20,6 +20,7 @@
 #include "pmd.h"
 #include "pmd-perf.h"
 #include "unixctl.h"
+#include "mac-learning.h"
 #include "upcall.h"
 #include "util.h"
 #include "vlog.h"
@@ -202,6 +203,7 @@ dp_warn_inert_settings(const struct config_other *other)
 static void
 dp_apply_settings(struct dp *dp, const struct config_other *other)
 {
+    dp->other = *other;
     dp->settings.emc_insert_inv_prob = other->emc_insert_inv_prob;
     dp->settings.smc_enable = other->smc_enable;
     dp->settings.flow_idle_ms = other->flow_idle_timeout;
@@ -490,9 +492,132 @@ dp_unixctl_show(struct unixctl_conn *conn, int argc OVS_UNUSED,
     free(text);
 }
 
+/* Replies with an error and returns false unless 'name' is the bridge. */
+static bool
+dp_check_bridge(struct unixctl_conn *conn, const struct dp *dp,
+                const char *name)
+{
+    if (strcmp(name, dp->name)) {
+        char *msg = xasprintf("no such bridge \"%s\" (the bridge is "
+                              "\"%s\")", name, dp->name);
+
+        unixctl_command_reply_error(conn, msg);
+        free(msg);
+        return false;
+    }
+    return true;
+}
+
+/* fdb/show BRIDGE */
+static void
+dp_unixctl_fdb_show(struct unixctl_conn *conn, int argc OVS_UNUSED,
+                    const char *argv[], void *dp_)
+{
+    struct dp *dp = dp_;
+    char *text;
+
+    if (dp_check_bridge(conn, dp, argv[0])) {
+        text = mac_learning_format_fdb(ofproto_mac_learning(dp->ofproto),
+                                       time_msec());
+        unixctl_command_reply(conn, text);
+        free(text);
+    }
+}
+
+/* fdb/flush [BRIDGE]: the PMDs see the generation change and revalidate
+ * their flows, so traffic floods until the MACs are learned again. */
+static void
+dp_unixctl_fdb_flush(struct unixctl_conn *conn, int argc, const char *argv[],
+                     void *dp_)
+{
+    struct dp *dp = dp_;
+
+    if (argc && !dp_check_bridge(conn, dp, argv[0])) {
+        return;
+    }
+    mac_learning_flush(ofproto_mac_learning(dp->ofproto));
+    unixctl_command_reply(conn, "table successfully flushed");
+}
+
+/* other-config/list */
+static void
+dp_unixctl_other_list(struct unixctl_conn *conn, int argc OVS_UNUSED,
+                      const char *argv[] OVS_UNUSED, void *dp_)
+{
+    struct dp *dp = dp_;
+    char buf[CONFIG_OTHER_FORMAT_SIZE];
+
+    config_other_format(&dp->other, buf, sizeof buf);
+    unixctl_command_reply(conn, buf);
+}
+
+/* other-config/get KEY */
+static void
+dp_unixctl_other_get(struct unixctl_conn *conn, int argc OVS_UNUSED,
+                     const char *argv[], void *dp_)
+{
+    struct dp *dp = dp_;
+    char buf[CONFIG_OTHER_FORMAT_SIZE];
+    size_t key_len = strlen(argv[0]);
+    char *msg;
+
+    if (config_other_key_from_name(argv[0]) == CONFIG_OTHER_N_KEYS) {
+        char *known = config_other_known_keys();
+
+        msg = xasprintf("unknown other_config key \"%s\" (known keys: %s)",
+                        argv[0], known);
+        unixctl_command_reply_error(conn, msg);
+        free(known);
+        free(msg);
+        return;
+    }
+    config_other_format(&dp->other, buf, sizeof buf);
+    for (char *line = strtok(buf, "\n"); line; line = strtok(NULL, "\n")) {
+        if (!strncmp(line, argv[0], key_len) && line[key_len] == '=') {
+            unixctl_command_reply(conn, line + key_len + 1);
+            return;
+        }
+    }
+    unixctl_command_reply(conn, "");       /* Unset, e.g. pmd-cpu-mask. */
+}
+
+/* memory/show: the sizes that grow with use. */
+static void
+dp_unixctl_memory_show(struct unixctl_conn *conn, int argc OVS_UNUSED,
+                       const char *argv[] OVS_UNUSED, void *dp_)
+{
+    struct dp *dp = dp_;
+    uint64_t flows = 0;
+    char *text;
+
+    for (int i = 0; i < dp->n_pmds; i++) {
+        flows += __atomic_load_n(&dp->pmds[i]->flows.n_flows,
+                                 __ATOMIC_RELAXED);
+    }
+    text = xasprintf("ports:%d pmd-threads:%d flows:%"PRIu64
+                     " mac-entries:%zu emc-bytes-per-pmd:%zu"
+                     " smc-bytes-per-pmd:%zu", dp->n_ports, dp->n_pmds,
+                     flows,
+                     mac_learning_count(ofproto_mac_learning(dp->ofproto)),
+                     sizeof(struct emc_cache),
+                     (size_t) SMC_BUCKETS * sizeof(struct smc_bucket));
+    unixctl_command_reply(conn, text);
+    free(text);
+}
+
 void
 dp_register_commands(struct dp *dp)
 {
+    unixctl_command_register("fdb/show", "BRIDGE", 1, 1,
+                             dp_unixctl_fdb_show, dp);
+    unixctl_command_register("fdb/flush", "[BRIDGE]", 0, 1,
+                             dp_unixctl_fdb_flush, dp);
+    unixctl_command_register("other-config/list", "", 0, 0,
+                             dp_unixctl_other_list, dp);
+    unixctl_command_register("other-config/get", "KEY", 1, 1,
+                             dp_unixctl_other_get, dp);
+    unixctl_command_register("memory/show", "", 0, 0,
+                             dp_unixctl_memory_show, dp);
     unixctl_command_register("dpctl/show", "", 0, 0, dp_unixctl_show, dp);
     unixctl_command_register("dpif-netdev/pmd-stats-show", "[-pmd CORE]",
                              0, 2, dp_unixctl_pmd_stats_show, dp);

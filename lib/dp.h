@@ -13,6 +13,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include "config-other.h"
 #include "netdev.h"
 #include "pmd-perf.h"
 
@@ -43,6 +44,7 @@ struct dp {
     uint16_t n_ports;
     struct ofproto *ofproto;            /* NORMAL and, later, rules. */
     struct dp_settings settings;
+    struct config_other other;          /* As configured (control thread). */
     struct pmd **pmds;
     int n_pmds;
     /* Counter values at the last pmd-stats-clear, per PMD (control
@@ -64,7 +66,8 @@ void dp_stop_pmds(struct dp *);
 void dp_run(struct dp *);
 
 /* Registers the appctl commands that show the datapath: dpctl/show,
- * dpif-netdev/pmd-stats-show and dpif-netdev/pmd-stats-clear.  'dp' must
+ * dpif-netdev/pmd-stats-show, dpif-netdev/pmd-stats-clear, fdb/show,
+ * fdb/flush, other-config/list, other-config/get and memory/show.  'dp' must
  * outlive the unixctl server. */
 void dp_register_commands(struct dp *);
 

@@ -564,6 +564,24 @@ flow_mask_is_subset(const struct flow *a, const struct flow *b)
     return true;
 }
 
+/* True if the source of 'flow' needs no learning: it is multicast, or it
+ * is learned on flow->in_port, or the flow does not come from a bridge
+ * port (NORMAL learns nothing then). */
+static bool
+source_is_learned(struct ofproto *ofproto, const struct flow *flow,
+                  long long now)
+{
+    uint16_t vlan;
+
+    if (eth_addr_is_multicast(flow->dl_src)
+        || !ofproto_has_port(ofproto, flow->in_port)) {
+        return true;
+    }
+    vlan = ofproto_input_vlan(flow->in_port, flow->vlans_tci[0]);
+    return mac_learning_lookup(ofproto->ml, flow->dl_src, vlan, now)
+           == flow->in_port;
+}
+
 bool
 upcall_revalidate(struct ofproto *ofproto, const struct flow *masked_flow,
                   const struct flow *mask, const struct dp_action *actions,
@@ -572,6 +590,11 @@ upcall_revalidate(struct ofproto *ofproto, const struct flow *masked_flow,
     struct xlate_out out;
 
     if (xlate__(ofproto, masked_flow, false, false, now, &out)) {
+        return false;
+    }
+    if (!source_is_learned(ofproto, masked_flow, now)) {
+        /* Packets that hit the flow would never reach learning: send the
+         * next one to the slow path (after fdb/flush or an age-out). */
         return false;
     }
     return (flow_mask_is_subset(&out.mask, mask)

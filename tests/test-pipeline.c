@@ -20,6 +20,7 @@
 #include "dpcls.h"
 #include "flow.h"
 #include "hash.h"
+#include "mac-learning.h"
 #include "miniflow.h"
 #include "pipeline.h"
 #include "pmd.h"
@@ -316,6 +317,32 @@ test_idle_expiry(void)
     destroy_all(dp, pmd);
 }
 
+/* After the MAC table is flushed, a flow whose source is no longer
+ * learned goes at the next housekeeping pass, so the source's next packet
+ * reaches learning instead of riding the cached flow forever. */
+static void
+test_relearn_after_flush(void)
+{
+    struct dp *dp = make_dp();
+    struct pmd *pmd = pmd_create(dp, 0, 0);
+    struct mac_learning *ml = ofproto_mac_learning(dp->ofproto);
+    struct test_frame f;
+
+    pmd->now_ms = 1000;
+    pmd->ofproto_gen = ofproto_generation(dp->ofproto);
+    run_one(pmd, make_udp(&f, mac_b, mac_bcast, 1, 1));
+    pmd_housekeeping(pmd);
+    CHECK_INT(mac_learning_lookup(ml, mac_b, 0, pmd->now_ms), 1);
+
+    mac_learning_flush(ml);
+    pmd_housekeeping(pmd);
+    CHECK(stat(pmd, PMD_STAT_FLOWS_INVALIDATED) >= 1,
+          "flow kept although its source is no longer learned");
+    run_one(pmd, make_udp(&f, mac_b, mac_bcast, 1, 1));
+    CHECK_INT(mac_learning_lookup(ml, mac_b, 0, pmd->now_ms), 1);
+    destroy_all(dp, pmd);
+}
+
 int
 main(void)
 {
@@ -325,6 +352,7 @@ main(void)
     test_cache_stages();
     test_mac_move();
     test_idle_expiry();
+    test_relearn_after_flush();
     rcu_unregister_thread();
     return check_finish("test-pipeline");
 }

@@ -31,7 +31,9 @@ ps_start_daemon "$CONFIG"
 ps_info "commands"
 out=$(ps_appctl list-commands)
 for cmd in version exit dpctl/show dpif-netdev/pmd-stats-show \
-           dpif-netdev/pmd-stats-clear vlog/list vlog/set coverage/show; do
+           dpif-netdev/pmd-stats-clear vlog/list vlog/set coverage/show \
+           fdb/show fdb/flush other-config/list other-config/get \
+           memory/show; do
     grep -q "^  $cmd" <<<"$out" || ps_fail "list-commands lacks $cmd"
 done
 ps_assert_eq "version" "pmdswitchd (pmdswitch) $(sed -n \
@@ -51,6 +53,22 @@ print(sum(p["rx_packets"] for p in d["ports"] if p["name"] == "p1"))' "$json")
 [[ $rx -ge 10 ]] || ps_fail "dpctl/show: p1 received $rx, want >= 10"
 ps_appctl dpctl/show | grep -q "port 0: p1 (sctl-a-sw" ||
     ps_fail "dpctl/show does not list p1"
+
+ps_info "fdb"
+fdb=$(ps_appctl fdb/show br0)
+for mac in "$(ps_mac "$A" eth0)" "$(ps_mac "$B" eth0)"; do
+    grep -q "$mac" <<<"$fdb" || ps_fail "fdb/show lacks $mac"
+done
+ps_appctl fdb/flush br0 >/dev/null
+ps_ping_all "$A" 3 10.79.0.2
+fdb=$(ps_appctl fdb/show br0)
+for mac in "$(ps_mac "$A" eth0)" "$(ps_mac "$B" eth0)"; do
+    grep -q "$mac" <<<"$fdb" || ps_fail "fdb/show lacks $mac after flush"
+done
+rc=0; ps_appctl fdb/show nobridge 2>/dev/null || rc=$?
+ps_assert_eq "fdb/show of an unknown bridge status" 2 "$rc"
+ps_assert_eq "other-config/get" 100 "$(ps_appctl other-config/get emc-insert-inv-prob)"
+ps_appctl memory/show | grep -q "ports:2 " || ps_fail "memory/show: wrong ports"
 
 ps_info "errors"
 rc=0; ps_appctl no-such-command 2>"$PS_LOG_DIR/err" || rc=$?
