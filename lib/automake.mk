@@ -3,9 +3,12 @@ lib_libpmdswitch_a_SOURCES = \
 	lib/compiler.h \
 	lib/config.c lib/config.h \
 	lib/config-check.c lib/config-check.h \
+	lib/config-apply.c lib/config-apply.h \
+	lib/config-diff.c lib/config-diff.h \
 	lib/config-other.c lib/config-other.h \
 	lib/coverage.c lib/coverage.h \
 	lib/dp.c lib/dp.h \
+	lib/dp-commands.c \
 	lib/dp-batch.h \
 	lib/dp-packet.c lib/dp-packet.h \
 	lib/dpcls.c lib/dpcls.h \

@@ -13,6 +13,7 @@
 #include <autoconf.h>
 #include "coverage.h"
 
+#include <inttypes.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -266,6 +267,65 @@ coverage_snapshot(struct coverage_stat **statsp)
     return n;
 }
 
+/* Mixes the 'n' bytes at 'p' into 'hash' (32-bit FNV-1a). */
+static uint32_t
+hash_bytes__(uint32_t hash, const void *p_, size_t n)
+{
+    const unsigned char *p = p_;
+
+    for (size_t i = 0; i < n; i++) {
+        hash = (hash ^ p[i]) * 16777619u;
+    }
+    return hash;
+}
+
+/* Orders by decreasing total, then by name. */
+static int
+compare_stats_by_total__(const void *a_, const void *b_)
+{
+    const struct coverage_stat *a = a_;
+    const struct coverage_stat *b = b_;
+
+    if (a->total != b->total) {
+        return a->total > b->total ? -1 : 1;
+    }
+    return strcmp(a->name, b->name);
+}
+
+/* Returns the hash shown in coverage/show's header for the 'n' counters in
+ * 'stats'.  As in Open vSwitch (though the values differ), it covers which
+ * counters have counted anything and how their totals rank, not the
+ * totals themselves: it stays the same while counting keeps that order,
+ * and changes when a counter counts for the first time, ties with another
+ * or overtakes it. */
+static uint32_t
+coverage_hash__(const struct coverage_stat *stats, size_t n)
+{
+    struct coverage_stat *sorted = xmemdup(stats, n * sizeof *stats);
+    uint32_t hash = 2166136261u;
+    uint32_t n_groups = 0;
+    size_t i = 0;
+
+    qsort(sorted, n, sizeof *sorted, compare_stats_by_total__);
+    while (i < n && sorted[i].total) {
+        uint32_t rank = i;
+        size_t j;
+
+        /* One group per distinct total, names in name order, hashed with
+         * the rank where it starts: the same names split into different
+         * ties hash differently. */
+        n_groups++;
+        hash = hash_bytes__(hash, &rank, sizeof rank);
+        for (j = i; j < n && sorted[j].total == sorted[i].total; j++) {
+            hash = hash_bytes__(hash, sorted[j].name,
+                                strlen(sorted[j].name) + 1);
+        }
+        i = j;
+    }
+    free(sorted);
+    return hash_bytes__(hash, &n_groups, sizeof n_groups);
+}
+
 char *
 coverage_format(void)
 {
@@ -280,8 +340,8 @@ coverage_format(void)
     if (!s) {
         ovs_fatal(0, "virtual memory exhausted");
     }
-    fputs("Event coverage, avg rate over last: 5 seconds, last minute, "
-          "last hour:\n", s);
+    fprintf(s, "Event coverage, avg rate over last: 5 seconds, last minute, "
+            "last hour,  hash=%08"PRIx32":\n", coverage_hash__(stats, n));
     for (size_t i = 0; i < n; i++) {
         if (!stats[i].total) {
             n_unused++;
@@ -299,6 +359,27 @@ coverage_format(void)
     return buf;
 }
 
+/* Returns every counter as a JSON object, counter name to
+ * {"total": N, "rate_5s": R, "rate_1m": R, "rate_1h": R}. */
+static json_t *
+coverage_json__(void)
+{
+    struct coverage_stat *stats;
+    size_t n = coverage_snapshot(&stats);
+    json_t *object = json_object();
+
+    for (size_t i = 0; i < n; i++) {
+        json_object_set_new(object, stats[i].name,
+                            json_pack("{s:I, s:f, s:f, s:f}",
+                                      "total", (json_int_t) stats[i].total,
+                                      "rate_5s", stats[i].rate_5s,
+                                      "rate_1m", stats[i].rate_1m,
+                                      "rate_1h", stats[i].rate_1h));
+    }
+    free(stats);
+    return object;
+}
+
 /* coverage/show */
 static void
 coverage_unixctl_show(struct unixctl_conn *conn, int argc OVS_UNUSED,
@@ -306,7 +387,7 @@ coverage_unixctl_show(struct unixctl_conn *conn, int argc OVS_UNUSED,
 {
     char *text = coverage_format();
 
-    unixctl_command_reply(conn, text);
+    unixctl_command_reply_text_json(conn, text, coverage_json__());
     free(text);
 }
 

@@ -111,12 +111,19 @@ struct coverage_stat {
  * caller to free, and returns its length. */
 size_t coverage_snapshot(struct coverage_stat **statsp);
 
-/* Returns the counters that have counted anything, with their rates and
- * totals, in the layout of Open vSwitch's coverage/show, for the caller to
- * free. */
+/* Returns the counters that have counted anything, sorted by name, with
+ * their rates and totals, in the layout of Open vSwitch's coverage/show,
+ * for the caller to free.  The header's "hash=" stays the same as long as
+ * the same counters have counted and their totals rank the same. */
 char *coverage_format(void);
 
-/* Registers coverage/show with the appctl server (unixctl.h). */
+/* Registers coverage/show with the appctl server (unixctl.h).  It answers
+ * coverage_format() as text, and as JSON an object from each counter name,
+ * counted or not, to
+ *
+ *     {"total": N, "rate_5s": R, "rate_1m": R, "rate_1h": R}
+ *
+ * with the fields of struct coverage_stat (rates in events per second). */
 void coverage_register_commands(void);
 
 #endif /* coverage.h */

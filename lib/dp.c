@@ -2,7 +2,8 @@
  * Copyright (c) 2026 The pmdswitch authors.
  * SPDX-License-Identifier: Apache-2.0
  *
- * Building and tearing down the datapath from a validated config.
+ * Building, changing and tearing down the datapath.  Everything here runs
+ * on the control thread; what PMDs read is published with RCU (see dp.h).
  */
 #include <autoconf.h>
 #include "dp.h"
@@ -16,30 +17,26 @@
 #include <urcu-qsbr.h>
 
 #include "config.h"
+#include "mac-learning.h"
 #include "netdev.h"
 #include "pmd.h"
 #include "pmd-perf.h"
-#include "unixctl.h"
-#include "mac-learning.h"
 #include "upcall.h"
 #include "util.h"
 #include "vlog.h"
 
 VLOG_DEFINE_THIS_MODULE(dp);
 
-/* Fills 'cores' with the PMD cores: pmd-cpu-mask's, or the highest-numbered
- * online core when it is unset.  Returns how many, or 0 with '*errp'. */
+/* Fills 'cores' with the PMD cores of 'other': pmd-cpu-mask's, or the
+ * highest-numbered online core when it is unset.  Returns how many, or 0
+ * with '*errp'. */
 static int
-dp_pmd_cores(const struct config_other *other, int cores[], int max,
+dp_pmd_cores(const struct config_other *other, int n_cpus, int cores[],
              char **errp)
 {
-    long n_cpus = sysconf(_SC_NPROCESSORS_ONLN);
     int n = 0;
 
-    if (n_cpus < 1) {
-        n_cpus = 1;
-    }
-    if (!other->set[CONFIG_OTHER_PMD_CPU_MASK]) {
+    if (!other->set[CONFIG_OTHER_PMD_CPU_MASK] || !other->pmd_cpu_mask[0]) {
         cores[0] = n_cpus - 1;
         return 1;
     }
@@ -49,23 +46,26 @@ dp_pmd_cores(const struct config_other *other, int cores[], int max,
         }
         if (cpu >= n_cpus) {
             *errp = xasprintf("pmd-cpu-mask %s names core %d, but this "
-                              "machine has cores 0 to %ld",
+                              "machine has cores 0 to %d",
                               other->pmd_cpu_mask, cpu, n_cpus - 1);
             return 0;
         }
-        if (n >= max) {
+        if (n >= DP_MAX_PMDS) {
             *errp = xasprintf("pmd-cpu-mask %s names more than %d cores",
-                              other->pmd_cpu_mask, max);
+                              other->pmd_cpu_mask, DP_MAX_PMDS);
             return 0;
         }
         cores[n++] = cpu;
     }
+    if (!n) {
+        *errp = xasprintf("pmd-cpu-mask %s names no core",
+                          other->pmd_cpu_mask);
+    }
     return n;
 }
 
-/* Rejects what this build cannot do yet, before touching anything. */
-static char *
-dp_check_supported(const struct pmd_config *cfg)
+char *
+dp_check_config(const struct pmd_config *cfg)
 {
     const struct config_bridge *br;
 
@@ -102,81 +102,504 @@ dp_check_supported(const struct pmd_config *cfg)
     return NULL;
 }
 
-static void
-dp_close_ports(struct dp *dp)
+/* The provider "use-tpacket-v3" selects in this build. */
+static const char *
+dp_port_type(const struct config_other *other)
 {
-    for (int i = 0; i < DP_MAX_PORTS; i++) {
-        struct dp_port *port = dp->ports[i];
+    return other->use_tpacket_v3 && netdev_type_exists("tpacket")
+           ? "tpacket" : "mmsg";
+}
 
-        if (port) {
-            rcu_assign_pointer(dp->ports[i], NULL);
-            if (dp->ofproto) {
-                ofproto_port_del(dp->ofproto, port->port_no);
-            }
-            netdev_close(port->netdev);
-            free(port->name);
-            free(port);
+/* Rx queue assignment. */
+
+/* Busy cycles 'q' used over the kept intervals. */
+static uint64_t
+dp_rxq_load(const struct pmd_rxq *q)
+{
+    uint64_t sum = 0;
+
+    for (int i = 0; i < PMD_RXQ_N_INTERVALS; i++) {
+        sum += q->intervals[i];
+    }
+    return sum;
+}
+
+/* Calls 'cb' for every rx queue of every port. */
+#define DP_FOR_EACH_RXQ(Q, PORT, DP)                                      \
+    for (int p__ = 0; p__ < DP_MAX_PORTS; p__++)                          \
+        if (((PORT) = (DP)->ports[p__]) != NULL)                          \
+            for (int q__ = 0; q__ < (PORT)->n_rxqs                        \
+                              && ((Q) = (PORT)->rxqs[q__], true); q__++)
+
+/* The index of the PMD with the least 'load' (then the fewest queues,
+ * then the lowest core; 'pmds' are sorted by core). */
+static int
+dp_least_loaded(int n_pmds, const uint64_t load[], const int n_queues[])
+{
+    int best = 0;
+
+    for (int i = 1; i < n_pmds; i++) {
+        if (load[i] < load[best]
+            || (load[i] == load[best] && n_queues[i] < n_queues[best])) {
+            best = i;
         }
     }
+    return best;
 }
 
 static int
-dp_open_ports(struct dp *dp, const struct config_bridge *br,
-              const struct config_other *other, int n_txq, char **errp)
+dp_compare_rxq_load(const void *a_, const void *b_, void *rxqs_)
 {
-    const char *type = other->use_tpacket_v3 && netdev_type_exists("tpacket")
-                       ? "tpacket" : "mmsg";
+    struct pmd_rxq **rxqs = rxqs_;
+    uint64_t la = dp_rxq_load(rxqs[*(const int *) a_]);
+    uint64_t lb = dp_rxq_load(rxqs[*(const int *) b_]);
 
-    if (other->use_tpacket_v3 && strcmp(type, "tpacket")) {
-        VLOG_WARN("use-tpacket-v3 is true but this build has no TPACKET_V3 "
-                  "support; using recvmmsg/sendmmsg");
+    return la < lb ? 1 : la > lb ? -1 : 0;
+}
+
+/* Gives each rx queue in 'rxqs' (an array of 'n') a PMD in 'next' by
+ * pmd-rxq-assign: round-robin in port order, or by cycles, busiest queue
+ * first onto the least-loaded PMD.  'load' and 'n_queues' start with what
+ * the PMDs carry already and are updated. */
+static void
+dp_assign(const struct dp *dp, struct pmd_rxq **rxqs, int n,
+          struct pmd **next, uint64_t load[], int n_queues[])
+{
+    bool by_cycles = dp->other.pmd_rxq_assign == CONFIG_RXQ_ASSIGN_CYCLES;
+    uint64_t no_load[DP_MAX_PMDS] = { 0 };
+    int *order = xcalloc(n + 1, sizeof *order);
+
+    for (int i = 0; i < n; i++) {
+        order[i] = i;
     }
-    for (size_t i = 0; i < br->n_ports; i++) {
-        const struct config_port *cp = &br->ports[i];
-        struct netdev_options opts = { .n_rxq = cp->n_rxq ? cp->n_rxq : 1,
-                                       .n_txq = n_txq };
-        struct netdev *netdev;
-        struct dp_port *port;
-        char *error = NULL;
-        int err;
+    if (by_cycles) {
+        qsort_r(order, n, sizeof *order, dp_compare_rxq_load, rxqs);
+    }
+    for (int i = 0; i < n; i++) {
+        struct pmd_rxq *q = rxqs[order[i]];
+        int k = dp_least_loaded(dp->n_pmds, by_cycles ? load : no_load,
+                                n_queues);
 
-        err = netdev_open(cp->interface, type, &opts, &netdev, &error);
-        if (err) {
-            *errp = xasprintf("port %s: %s", cp->name,
-                              error ? error : strerror(err));
-            free(error);
-            return err;
+        next[order[i]] = dp->pmds[k];
+        load[k] += dp_rxq_load(q);
+        n_queues[k]++;
+    }
+    free(order);
+}
+
+static bool
+dp_rxq_in(const struct pmd_rxq *q, struct pmd_rxq *const *rxqs, int n)
+{
+    for (int i = 0; i < n; i++) {
+        if (rxqs[i] == q) {
+            return true;
         }
-        port = xzalloc(sizeof *port);
-        port->port_no = i;
-        port->name = xstrdup(cp->name);
-        port->netdev = netdev;
-        rcu_assign_pointer(dp->ports[i], port);
-        dp->n_ports = i + 1;
-        ofproto_port_add(dp->ofproto, i, cp->name);
-        VLOG_INFO("port %s: interface %s, port number %zu, %s provider",
-                  cp->name, cp->interface, i, type);
     }
+    return false;
+}
+
+/* Where 'q' is polled in step 'step' of dp_move_rxqs(). */
+static struct pmd *
+dp_rxq_target(const struct pmd_rxq *q, struct pmd_rxq *const *rxqs, int n,
+              struct pmd *const *next, int step)
+{
+    for (int i = 0; i < n; i++) {
+        if (rxqs[i] == q) {
+            return step || next[i] == q->pmd ? next[i] : NULL;
+        }
+    }
+    return q->pmd;
+}
+
+
+/* Every rx queue of the datapath, in port order, into a new array. */
+static struct pmd_rxq **
+dp_all_rxqs(const struct dp *dp, int *n)
+{
+    struct pmd_rxq **rxqs = NULL;
+    struct dp_port *port;
+    struct pmd_rxq *q;
+
+    *n = 0;
+    DP_FOR_EACH_RXQ (q, port, dp) {
+        rxqs = xrealloc(rxqs, (*n + 1) * sizeof *rxqs);
+        rxqs[(*n)++] = q;
+    }
+    return rxqs;
+}
+
+/* Publishes poll lists so that each queue in 'rxqs' (an array of 'n';
+ * they may belong to a port not attached yet) ends up polled by 'next[i]'
+ * (NULL: by nobody), other queues staying where they are.  A queue that
+ * moves is first taken off its old PMD and given to the new one only
+ * after a grace period, so no queue is ever polled by two PMDs at once;
+ * its frames wait in the kernel meanwhile. */
+static void
+dp_move_rxqs(struct dp *dp, struct pmd_rxq **rxqs, int n, struct pmd **next)
+{
+    int n_all;
+    struct pmd_rxq **all = dp_all_rxqs(dp, &n_all);
+    struct pmd_rxq **list;
+    bool moved = false;
+
+    all = xrealloc(all, (n_all + n + 1) * sizeof *all);
+    for (int i = 0; i < n; i++) {
+        if (!dp_rxq_in(rxqs[i], all, n_all)) {
+            all[n_all++] = rxqs[i];         /* Not in 'all' yet. */
+        }
+        moved |= rxqs[i]->pmd && rxqs[i]->pmd != next[i];
+    }
+    list = xcalloc(n_all + 1, sizeof *list);
+    for (int step = 0; step < 2; step++) {
+        for (int k = 0; k < dp->n_pmds; k++) {
+            int n_list = 0;
+
+            for (int i = 0; i < n_all; i++) {
+                if (dp_rxq_target(all[i], rxqs, n, next, step)
+                    == dp->pmds[k]) {
+                    list[n_list++] = all[i];
+                }
+            }
+            pmd_set_poll_list(dp->pmds[k], list, n_list);
+        }
+        if (!step && moved) {
+            synchronize_rcu();
+        }
+    }
+    for (int i = 0; i < n; i++) {
+        if (next[i] && rxqs[i]->pmd != next[i]) {
+            VLOG_INFO("rx queue %d of port number %u: polled by pmd on "
+                      "core %d", rxqs[i]->qid, rxqs[i]->port_no,
+                      next[i]->core_id);
+        }
+        rxqs[i]->pmd = next[i];
+    }
+    free(list);
+    free(all);
+}
+
+void
+dp_rxq_rebalance(struct dp *dp)
+{
+    uint64_t load[DP_MAX_PMDS] = { 0 };
+    int n_queues[DP_MAX_PMDS] = { 0 };
+    struct pmd **next;
+    struct pmd_rxq **rxqs;
+    int n;
+
+    rxqs = dp_all_rxqs(dp, &n);
+    next = xcalloc(n + 1, sizeof *next);
+    dp_assign(dp, rxqs, n, next, load, n_queues);
+    dp_move_rxqs(dp, rxqs, n, next);
+    free(next);
+    free(rxqs);
+}
+
+/* Places the rx queues of 'port' (not polled yet) on the PMDs, next to
+ * what they carry already. */
+static void
+dp_place_port_rxqs(struct dp *dp, struct dp_port *port)
+{
+    uint64_t load[DP_MAX_PMDS] = { 0 };
+    int n_queues[DP_MAX_PMDS] = { 0 };
+    struct pmd **next = xcalloc(port->n_rxqs + 1, sizeof *next);
+    struct dp_port *other;
+    struct pmd_rxq *q;
+
+    DP_FOR_EACH_RXQ (q, other, dp) {
+        for (int k = 0; k < dp->n_pmds; k++) {
+            if (q->pmd == dp->pmds[k]) {
+                load[k] += dp_rxq_load(q);
+                n_queues[k]++;
+            }
+        }
+    }
+    dp_assign(dp, port->rxqs, port->n_rxqs, next, load, n_queues);
+    dp_move_rxqs(dp, port->rxqs, port->n_rxqs, next);
+    free(next);
+}
+
+/* Ports. */
+
+struct dp_port *
+dp_port_lookup(const struct dp *dp, const char *name)
+{
+    for (int i = 0; i < DP_MAX_PORTS; i++) {
+        if (dp->ports[i] && !strcmp(dp->ports[i]->name, name)) {
+            return dp->ports[i];
+        }
+    }
+    return NULL;
+}
+
+static struct dp_port *
+dp_port_open__(struct dp *dp, const char *name, const char *ifname,
+               int n_rxq, const char *type, char **errp)
+{
+    struct netdev_options opts = { .n_rxq = n_rxq, .n_txq = dp->n_cpus };
+    struct netdev *netdev;
+    struct dp_port *port;
+    char *error = NULL;
+    int err;
+
+    err = netdev_open(ifname, type, &opts, &netdev, &error);
+    if (err) {
+        *errp = xasprintf("port %s: %s", name,
+                          error ? error : strerror(err));
+        free(error);
+        return NULL;
+    }
+    port = xzalloc(sizeof *port);
+    port->name = xstrdup(name);
+    port->netdev = netdev;
+    port->n_rxqs = netdev_n_rxq(netdev);
+    port->rxqs = xcalloc(port->n_rxqs, sizeof *port->rxqs);
+    for (int q = 0; q < port->n_rxqs; q++) {
+        port->rxqs[q] = xzalloc(sizeof *port->rxqs[q]);
+        port->rxqs[q]->rxq = netdev_get_rxq(netdev, q);
+        port->rxqs[q]->qid = q;
+    }
+    return port;
+}
+
+struct dp_port *
+dp_port_open(struct dp *dp, const struct config_port *cp,
+             const struct config_other *other, char **errp)
+{
+    return dp_port_open__(dp, cp->name, cp->interface,
+                          cp->n_rxq ? cp->n_rxq : 1, dp_port_type(other),
+                          errp);
+}
+
+void
+dp_port_close(struct dp_port *port)
+{
+    if (port) {
+        netdev_close(port->netdev);
+        for (int q = 0; q < port->n_rxqs; q++) {
+            free(port->rxqs[q]);
+        }
+        free(port->rxqs);
+        free(port->name);
+        free(port);
+    }
+}
+
+static void
+dp_port_set_number(struct dp_port *port, uint16_t port_no)
+{
+    port->port_no = port_no;
+    for (int q = 0; q < port->n_rxqs; q++) {
+        port->rxqs[q]->port_no = port_no;
+    }
+}
+
+int
+dp_port_attach(struct dp *dp, struct dp_port *port)
+{
+    int port_no = -1;
+
+    for (int i = 0; i < DP_MAX_PORTS && port_no < 0; i++) {
+        int slot = (dp->next_port_no + i) % DP_MAX_PORTS;
+
+        if (!dp->ports[slot]) {
+            port_no = slot;
+        }
+    }
+    if (port_no < 0) {
+        VLOG_ERR("port %s: the port table is full", port->name);
+        dp_port_close(port);
+        return ENOSPC;
+    }
+    dp->next_port_no = (port_no + 1) % DP_MAX_PORTS;
+    dp_port_set_number(port, port_no);
+    rcu_assign_pointer(dp->ports[port_no], port);
+    dp->n_ports++;
+    ofproto_port_add(dp->ofproto, port_no, port->name);
+    dp_place_port_rxqs(dp, port);
+    VLOG_INFO("port %s: interface %s, port number %d, %s provider",
+              port->name, netdev_get_name(port->netdev), port_no,
+              netdev_get_type(port->netdev));
     return 0;
 }
 
-/* Spreads every rx queue of every port over the PMDs, round-robin. */
+/* Two grace periods after a slow-path change every PMD has revalidated its
+ * flows (pmd_main() checks the generation on every iteration): no flow
+ * outputs to a removed port any more. */
 static void
-dp_assign_rxqs(struct dp *dp)
+dp_wait_revalidation(void)
 {
-    int next = 0;
+    synchronize_rcu();
+    synchronize_rcu();
+}
 
-    for (int i = 0; i < dp->n_ports; i++) {
-        struct dp_port *port = dp->ports[i];
+void
+dp_port_remove(struct dp *dp, struct dp_port *port)
+{
+    struct pmd **none = xcalloc(port->n_rxqs + 1, sizeof *none);
 
-        for (int q = 0; q < netdev_n_rxq(port->netdev); q++) {
-            struct pmd *pmd = dp->pmds[next++ % dp->n_pmds];
+    dp_move_rxqs(dp, port->rxqs, port->n_rxqs, none);
+    free(none);
+    rcu_assign_pointer(dp->ports[port->port_no], NULL);
+    dp->n_ports--;
+    ofproto_port_del(dp->ofproto, port->port_no);
+    dp_wait_revalidation();
+    VLOG_INFO("port %s: removed", port->name);
+    dp_port_close(port);
+}
 
-            pmd_add_rxq(pmd, netdev_get_rxq(port->netdev, q), i);
-            VLOG_INFO("port %s rxq %d polled by pmd on core %d",
-                      port->name, q, pmd->core_id);
+void
+dp_port_get_stats(const struct dp_port *port, struct netdev_stats *s)
+{
+    const uint64_t *base = (const uint64_t *) &port->stats_base;
+    uint64_t *sum = (uint64_t *) s;
+
+    BUILD_ASSERT(sizeof *s % sizeof(uint64_t) == 0);
+    memset(s, 0, sizeof *s);
+    netdev_get_stats(port->netdev, s);
+    for (size_t i = 0; i < sizeof *s / sizeof(uint64_t); i++) {
+        sum[i] += base[i];
+    }
+}
+
+/* Swaps 'old' for 'new', an open but unattached port on the same
+ * interface with another provider: each new rx queue goes to the PMD of
+ * the old one with the same id, and counters carry over. */
+static void
+dp_port_replace(struct dp *dp, struct dp_port *old, struct dp_port *new)
+{
+    int n = old->n_rxqs + new->n_rxqs;
+    struct pmd_rxq **rxqs = xcalloc(n, sizeof *rxqs);
+    struct pmd **next = xcalloc(n, sizeof *next);
+
+    dp_port_set_number(new, old->port_no);
+    for (int q = 0; q < old->n_rxqs; q++) {
+        rxqs[q] = old->rxqs[q];
+    }
+    for (int q = 0; q < new->n_rxqs; q++) {
+        rxqs[old->n_rxqs + q] = new->rxqs[q];
+        next[old->n_rxqs + q] = q < old->n_rxqs ? old->rxqs[q]->pmd
+                                                : old->rxqs[0]->pmd;
+    }
+    dp_move_rxqs(dp, rxqs, n, next);
+    rcu_assign_pointer(dp->ports[old->port_no], new);
+    synchronize_rcu();
+    dp_port_get_stats(old, &new->stats_base);
+    VLOG_INFO("port %s: now on the %s provider", new->name,
+              netdev_get_type(new->netdev));
+    dp_port_close(old);
+    free(next);
+    free(rxqs);
+}
+
+/* PMD threads. */
+
+static bool
+dp_pmd_in(const struct pmd *pmd, struct pmd *const *pmds, int n)
+{
+    for (int i = 0; i < n; i++) {
+        if (pmds[i] == pmd) {
+            return true;
         }
     }
+    return false;
+}
+
+static struct pmd *
+dp_find_pmd(const struct dp *dp, int core_id)
+{
+    for (int i = 0; i < dp->n_pmds; i++) {
+        if (dp->pmds[i]->core_id == core_id) {
+            return dp->pmds[i];
+        }
+    }
+    return NULL;
+}
+
+/* Stops 'pmd', which no longer polls anything, and frees it. */
+static void
+dp_retire_pmd(struct pmd *pmd)
+{
+    pmd_stop(pmd);
+    /* Flows it deleted are freed by call_rcu before its tables go. */
+    rcu_barrier();
+    VLOG_INFO("pmd thread on core %d stopped", pmd->core_id);
+    pmd_destroy(pmd);
+}
+
+/* Makes the PMD set the one of 'cores' (an array of 'n', ascending): the
+ * PMDs that go first stop polling, then the new ones start and every rx
+ * queue is spread over the new set.  Returns NULL, or an error message (to
+ * free) with nothing changed. */
+static char *
+dp_set_pmds(struct dp *dp, const int cores[], int n)
+{
+    struct pmd **pmds = xcalloc(n, sizeof *pmds);
+    struct pmd **old = dp->pmds;
+    int n_old = dp->n_pmds;
+    struct dp_port *port;
+    struct pmd_rxq *q;
+
+    for (int i = 0; i < n; i++) {
+        pmds[i] = dp_find_pmd(dp, cores[i]);
+        if (!pmds[i]) {
+            int error;
+
+            pmds[i] = pmd_create(dp, cores[i]);
+            error = pmd_start(pmds[i]);
+            if (error) {
+                char *msg = xasprintf("cannot start pmd thread on core "
+                                      "%d: %s", cores[i], strerror(error));
+
+                for (int j = 0; j <= i; j++) {
+                    if (!dp_find_pmd(dp, pmds[j]->core_id)) {
+                        dp_retire_pmd(pmds[j]);
+                    }
+                }
+                free(pmds);
+                return msg;
+            }
+        }
+    }
+
+    /* The PMDs that go give up their queues first. */
+    for (int i = 0; i < n_old; i++) {
+        if (!dp_pmd_in(old[i], pmds, n)) {
+            pmd_set_poll_list(old[i], NULL, 0);
+        }
+    }
+    synchronize_rcu();
+    DP_FOR_EACH_RXQ (q, port, dp) {
+        if (q->pmd && !dp_pmd_in(q->pmd, pmds, n)) {
+            q->pmd = NULL;
+        }
+    }
+    dp->pmds = pmds;
+    dp->n_pmds = n;
+    dp_rxq_rebalance(dp);
+    for (int i = 0; i < n_old; i++) {
+        if (!dp_pmd_in(old[i], pmds, n)) {
+            dp_retire_pmd(old[i]);
+        }
+    }
+    free(old);
+    return NULL;
+}
+
+/* other_config. */
+
+static void
+dp_apply_settings(struct dp *dp, const struct config_other *other)
+{
+    struct dp_settings *s = &dp->settings;
+
+    __atomic_store_n(&s->emc_insert_inv_prob, other->emc_insert_inv_prob,
+                     __ATOMIC_RELAXED);
+    __atomic_store_n(&s->smc_enable, other->smc_enable, __ATOMIC_RELAXED);
+    __atomic_store_n(&s->flow_idle_ms, other->flow_idle_timeout,
+                     __ATOMIC_RELAXED);
+    __atomic_store_n(&s->sleep_max_us, other->pmd_sleep_max,
+                     __ATOMIC_RELAXED);
 }
 
 /* Says which explicitly set other_config keys this version accepts but
@@ -186,9 +609,7 @@ dp_warn_inert_settings(const struct config_other *other)
 {
     static const enum config_other_key inert[] = {
         CONFIG_OTHER_USERSPACE_TSO_ENABLE, /* Offloads always pass through. */
-        CONFIG_OTHER_PMD_SLEEP_MAX,
         CONFIG_OTHER_TX_FLUSH_INTERVAL,
-        CONFIG_OTHER_PMD_RXQ_ASSIGN,
         CONFIG_OTHER_BOND_REBALANCE_INTERVAL,
     };
 
@@ -200,14 +621,76 @@ dp_warn_inert_settings(const struct config_other *other)
     }
 }
 
-static void
-dp_apply_settings(struct dp *dp, const struct config_other *other)
+/* Reopens every port with the provider 'other' selects.  All new ports are
+ * opened before any is swapped, so a failure changes nothing. */
+static char *
+dp_swap_providers(struct dp *dp, const struct config_other *other)
 {
-    dp->other = *other;
-    dp->settings.emc_insert_inv_prob = other->emc_insert_inv_prob;
-    dp->settings.smc_enable = other->smc_enable;
-    dp->settings.flow_idle_ms = other->flow_idle_timeout;
+    const char *type = dp_port_type(other);
+    struct dp_port *fresh[DP_MAX_PORTS] = { NULL };
+    char *error = NULL;
+
+    for (int i = 0; i < DP_MAX_PORTS && !error; i++) {
+        struct dp_port *port = dp->ports[i];
+
+        if (port && strcmp(netdev_get_type(port->netdev), type)) {
+            fresh[i] = dp_port_open__(dp, port->name,
+                                      netdev_get_name(port->netdev),
+                                      port->n_rxqs, type, &error);
+        }
+    }
+    for (int i = 0; i < DP_MAX_PORTS; i++) {
+        if (fresh[i] && error) {
+            dp_port_close(fresh[i]);
+        } else if (fresh[i]) {
+            dp_port_replace(dp, dp->ports[i], fresh[i]);
+        }
+    }
+    return error;
 }
+
+char *
+dp_set_other(struct dp *dp, const struct config_other *other)
+{
+    int cores[DP_MAX_PMDS];
+    char *error = NULL;
+    int n_cores;
+
+    n_cores = dp_pmd_cores(other, dp->n_cpus, cores, &error);
+    if (!n_cores) {
+        return error;
+    }
+    if (other->use_tpacket_v3 && !netdev_type_exists("tpacket")) {
+        VLOG_WARN("use-tpacket-v3 is true but this build has no TPACKET_V3 "
+                  "support; using recvmmsg/sendmmsg");
+    }
+    if (other->use_tpacket_v3 != dp->other.use_tpacket_v3) {
+        error = dp_swap_providers(dp, other);
+        if (error) {
+            return error;
+        }
+    }
+    if (strcmp(other->pmd_cpu_mask, dp->other.pmd_cpu_mask)
+        || dp->n_pmds != n_cores) {
+        error = dp_set_pmds(dp, cores, n_cores);
+        if (error) {
+            return error;       /* The provider swap stays: it worked. */
+        }
+    }
+    if (other->mac_aging_time != dp->other.mac_aging_time) {
+        mac_learning_set_aging(ofproto_mac_learning(dp->ofproto),
+                               other->mac_aging_time);
+    }
+    dp_apply_settings(dp, other);
+    if (other->pmd_rxq_assign != dp->other.pmd_rxq_assign) {
+        dp->other.pmd_rxq_assign = other->pmd_rxq_assign;
+        dp_rxq_rebalance(dp);
+    }
+    dp->other = *other;
+    return NULL;
+}
+
+/* Creation and destruction. */
 
 void
 dp_stop_pmds(struct dp *dp)
@@ -215,6 +698,14 @@ dp_stop_pmds(struct dp *dp)
     for (int i = 0; i < dp->n_pmds; i++) {
         pmd_stop(dp->pmds[i]);
     }
+}
+
+static int
+dp_n_cpus(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+    return n < 1 ? 1 : n;
 }
 
 struct dp *
@@ -225,41 +716,42 @@ dp_create(const struct pmd_config *cfg, char **errp)
     int n_cores;
     struct dp *dp;
 
-    *errp = dp_check_supported(cfg);
+    *errp = dp_check_config(cfg);
     if (*errp) {
         return NULL;
     }
     br = &cfg->bridges[0];
-    n_cores = dp_pmd_cores(&cfg->other, cores, DP_MAX_PMDS, errp);
+    n_cores = dp_pmd_cores(&cfg->other, dp_n_cpus(), cores, errp);
     if (!n_cores) {
         return NULL;
     }
 
     dp = xzalloc(sizeof *dp);
     dp->name = xstrdup(br->name);
+    dp->n_cpus = dp_n_cpus();
     dp->ofproto = ofproto_create(br->name, cfg->other.mac_aging_time);
+    dp->other = cfg->other;
+    dp->stats_cleared_ms = time_msec();
+    dp->next_interval_ms = time_msec() + PMD_RXQ_INTERVAL_MS;
     dp_apply_settings(dp, &cfg->other);
     dp_warn_inert_settings(&cfg->other);
-    dp->pmds = xcalloc(n_cores, sizeof *dp->pmds);
-    dp->pmd_stats_base = xcalloc(n_cores, sizeof *dp->pmd_stats_base);
-    for (int i = 0; i < n_cores; i++) {
-        dp->pmds[dp->n_pmds] = pmd_create(dp, cores[i], dp->n_pmds);
-        dp->n_pmds++;
+    if (cfg->other.use_tpacket_v3 && !netdev_type_exists("tpacket")) {
+        VLOG_WARN("use-tpacket-v3 is true but this build has no TPACKET_V3 "
+                  "support; using recvmmsg/sendmmsg");
     }
-    if (dp_open_ports(dp, br, &cfg->other, dp->n_pmds, errp)) {
+    *errp = dp_set_pmds(dp, cores, n_cores);
+    for (size_t i = 0; i < br->n_ports && !*errp; i++) {
+        struct dp_port *port = dp_port_open(dp, &br->ports[i],
+                                            &cfg->other, errp);
+
+        if (port && dp_port_attach(dp, port)) {
+            *errp = xasprintf("port %s: the port table is full",
+                              br->ports[i].name);
+        }
+    }
+    if (*errp) {
         dp_destroy(dp);
         return NULL;
-    }
-    dp_assign_rxqs(dp);
-    for (int i = 0; i < dp->n_pmds; i++) {
-        int error = pmd_start(dp->pmds[i]);
-
-        if (error) {
-            *errp = xasprintf("cannot start pmd thread on core %d: %s",
-                              dp->pmds[i]->core_id, strerror(error));
-            dp_destroy(dp);
-            return NULL;
-        }
     }
     return dp;
 }
@@ -277,19 +769,65 @@ dp_destroy(struct dp *dp)
     for (int i = 0; i < dp->n_pmds; i++) {
         pmd_destroy(dp->pmds[i]);
     }
-    dp_close_ports(dp);
+    for (int i = 0; i < DP_MAX_PORTS; i++) {
+        if (dp->ports[i]) {
+            ofproto_port_del(dp->ofproto, i);
+            dp_port_close(dp->ports[i]);
+            dp->ports[i] = NULL;
+        }
+    }
     ofproto_destroy(dp->ofproto);
     free(dp->pmds);
-    free(dp->pmd_stats_base);
     free(dp->name);
     free(dp);
+}
+
+/* Ends a usage interval: what each PMD and each rx queue spent since the
+ * last one goes into slot 'interval_idx'. */
+static void
+dp_sample_usage(struct dp *dp)
+{
+    int k = dp->interval_idx;
+    struct dp_port *port;
+    struct pmd_rxq *q;
+
+    for (int i = 0; i < dp->n_pmds; i++) {
+        struct pmd *pmd = dp->pmds[i];
+        uint64_t c[PMD_N_STATS];
+        uint64_t total;
+
+        pmd_perf_read(&pmd->perf, c);
+        total = c[PMD_STAT_CYCLES_IDLE] + c[PMD_STAT_CYCLES_BUSY];
+        pmd->intervals[k] = total - pmd->last_total_cycles;
+        pmd->last_total_cycles = total;
+    }
+    DP_FOR_EACH_RXQ (q, port, dp) {
+        uint64_t cycles = __atomic_load_n(&q->cycles, __ATOMIC_RELAXED);
+
+        q->intervals[k] = cycles - q->last_cycles;
+        q->last_cycles = cycles;
+    }
+    dp->interval_idx = (k + 1) % PMD_RXQ_N_INTERVALS;
 }
 
 void
 dp_run(struct dp *dp)
 {
+    long long now = time_msec();
+
     netdev_run();
-    ofproto_run(dp->ofproto, time_msec());
+    ofproto_run(dp->ofproto, now);
+    if (now >= dp->next_interval_ms) {
+        dp->next_interval_ms = now + PMD_RXQ_INTERVAL_MS;
+        dp_sample_usage(dp);
+    }
+}
+
+void
+dp_pmd_stats(const struct pmd *pmd, struct pmd_perf_snapshot *s)
+{
+    pmd_perf_snapshot_read(&pmd->perf, s);
+    pmd_perf_snapshot_sub(s, &pmd->stats_base);
 }
 
 void
@@ -297,14 +835,14 @@ dp_log_stats(const struct dp *dp)
 {
     char buf[4096];
 
-    for (int i = 0; i < dp->n_ports; i++) {
+    for (int i = 0; i < DP_MAX_PORTS; i++) {
         const struct dp_port *port = dp->ports[i];
         struct netdev_stats s;
 
         if (!port) {
             continue;
         }
-        netdev_get_stats(port->netdev, &s);
+        dp_port_get_stats(port, &s);
         VLOG_INFO("stats: port %s rx_packets=%"PRIu64" rx_bytes=%"PRIu64
                   " tx_packets=%"PRIu64" tx_bytes=%"PRIu64
                   " rx_ring_full=%"PRIu64" rx_truncated=%"PRIu64
@@ -329,298 +867,4 @@ dp_log_stats(const struct dp *dp)
         pmd_perf_format_ovs(c, dp->pmds[i]->core_id, buf, sizeof buf);
         VLOG_INFO("pmd-stats-show:\n%s", buf);
     }
-}
-
-/* PMD 'i''s counters since the last pmd-stats-clear. */
-static void
-dp_pmd_stats(const struct dp *dp, int i, uint64_t c[PMD_N_STATS])
-{
-    pmd_perf_read(&dp->pmds[i]->perf, c);
-    for (int k = 0; k < PMD_N_STATS; k++) {
-        c[k] -= dp->pmd_stats_base[i][k];
-    }
-}
-
-/* dpif-netdev/pmd-stats-show [-pmd CORE] */
-static void
-dp_unixctl_pmd_stats_show(struct unixctl_conn *conn, int argc,
-                          const char *argv[], void *dp_)
-{
-    struct dp *dp = dp_;
-    int only_core = -1;
-    json_t *json = json_array();
-    char *text = xstrdup("");
-    char buf[4096];
-
-    if (argc == 2 && !strcmp(argv[0], "-pmd")) {
-        char *end;
-
-        only_core = strtol(argv[1], &end, 10);
-        if (*end || only_core < 0) {
-            unixctl_command_reply_error(conn, "-pmd takes a core number");
-            json_decref(json);
-            free(text);
-            return;
-        }
-    } else if (argc != 0) {
-        unixctl_command_reply_error(conn, "usage: dpif-netdev/pmd-stats-show "
-                                    "[-pmd CORE]");
-        json_decref(json);
-        free(text);
-        return;
-    }
-    for (int i = 0; i < dp->n_pmds; i++) {
-        uint64_t c[PMD_N_STATS];
-        json_t *obj;
-        char *tmp;
-
-        if (only_core >= 0 && dp->pmds[i]->core_id != only_core) {
-            continue;
-        }
-        dp_pmd_stats(dp, i, c);
-        pmd_perf_format_ovs(c, dp->pmds[i]->core_id, buf, sizeof buf);
-        tmp = xasprintf("%s%s", text, buf);
-        free(text);
-        text = tmp;
-
-        obj = json_pack("{s:i}", "core_id", dp->pmds[i]->core_id);
-        for (int k = 0; k < PMD_N_STATS; k++) {
-            json_object_set_new(obj, pmd_perf_stat_name(k),
-                                json_integer(c[k]));
-        }
-        json_array_append_new(json, obj);
-    }
-    if (unixctl_conn_wants_json(conn)) {
-        unixctl_command_reply_json(conn, json);
-    } else {
-        json_decref(json);
-        unixctl_command_reply(conn, text);
-    }
-    free(text);
-}
-
-/* dpif-netdev/pmd-stats-clear */
-static void
-dp_unixctl_pmd_stats_clear(struct unixctl_conn *conn, int argc OVS_UNUSED,
-                           const char *argv[] OVS_UNUSED, void *dp_)
-{
-    struct dp *dp = dp_;
-
-    for (int i = 0; i < dp->n_pmds; i++) {
-        pmd_perf_read(&dp->pmds[i]->perf, dp->pmd_stats_base[i]);
-    }
-    unixctl_command_reply(conn, "");
-}
-
-/* dpctl/show: the datapath's lookups and flows, then each port with its
- * counters, drops by reason. */
-static void
-dp_unixctl_show(struct unixctl_conn *conn, int argc OVS_UNUSED,
-                const char *argv[] OVS_UNUSED, void *dp_)
-{
-    struct dp *dp = dp_;
-    uint64_t hit = 0, missed = 0, lost = 0, flows = 0;
-    json_t *ports = json_array();
-    char *text, *tmp;
-
-    for (int i = 0; i < dp->n_pmds; i++) {
-        uint64_t c[PMD_N_STATS];
-
-        pmd_perf_read(&dp->pmds[i]->perf, c);
-        hit += c[PMD_STAT_EMC_HIT] + c[PMD_STAT_SMC_HIT]
-               + c[PMD_STAT_MASKED_HIT];
-        missed += c[PMD_STAT_MISS];
-        lost += c[PMD_STAT_LOST];
-        flows += __atomic_load_n(&dp->pmds[i]->flows.n_flows,
-                                 __ATOMIC_RELAXED);
-    }
-    text = xasprintf("netdev@%s:\n  lookups: hit:%"PRIu64" missed:%"PRIu64
-                     " lost:%"PRIu64"\n  flows: %"PRIu64"\n", dp->name, hit,
-                     missed, lost, flows);
-    for (int i = 0; i < dp->n_ports; i++) {
-        const struct dp_port *port = dp->ports[i];
-        struct netdev_stats s;
-
-        if (!port) {
-            continue;
-        }
-        memset(&s, 0, sizeof s);
-        netdev_get_stats(port->netdev, &s);
-        tmp = xasprintf("%s  port %d: %s (%s, %s)\n"
-                        "    RX packets:%"PRIu64" bytes:%"PRIu64
-                        " ring_full:%"PRIu64" truncated:%"PRIu64
-                        " errors:%"PRIu64"\n"
-                        "    TX packets:%"PRIu64" bytes:%"PRIu64
-                        " queue_full:%"PRIu64" too_big:%"PRIu64
-                        " port_down:%"PRIu64" errors:%"PRIu64"\n",
-                        text, i, port->name, netdev_get_name(port->netdev),
-                        netdev_get_type(port->netdev), s.rx_packets,
-                        s.rx_bytes, s.rx_ring_full, s.rx_truncated,
-                        s.rx_errors, s.tx_packets, s.tx_bytes,
-                        s.tx_queue_full, s.tx_too_big, s.tx_port_down,
-                        s.tx_errors);
-        free(text);
-        text = tmp;
-        json_array_append_new(ports, json_pack(
-            "{s:i, s:s, s:s, s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I,"
-            " s:I, s:I, s:I}",
-            "port_no", i, "name", port->name,
-            "interface", netdev_get_name(port->netdev),
-            "type", netdev_get_type(port->netdev),
-            "rx_packets", (json_int_t) s.rx_packets,
-            "rx_bytes", (json_int_t) s.rx_bytes,
-            "rx_ring_full", (json_int_t) s.rx_ring_full,
-            "rx_truncated", (json_int_t) s.rx_truncated,
-            "rx_errors", (json_int_t) s.rx_errors,
-            "tx_packets", (json_int_t) s.tx_packets,
-            "tx_bytes", (json_int_t) s.tx_bytes,
-            "tx_queue_full", (json_int_t) s.tx_queue_full,
-            "tx_too_big", (json_int_t) s.tx_too_big,
-            "tx_port_down", (json_int_t) s.tx_port_down,
-            "tx_errors", (json_int_t) s.tx_errors));
-    }
-    if (unixctl_conn_wants_json(conn)) {
-        unixctl_command_reply_json(conn, json_pack(
-            "{s:s, s:I, s:I, s:I, s:I, s:o}", "name", dp->name,
-            "hit", (json_int_t) hit, "missed", (json_int_t) missed,
-            "lost", (json_int_t) lost, "flows", (json_int_t) flows,
-            "ports", ports));
-    } else {
-        json_decref(ports);
-        unixctl_command_reply(conn, text);
-    }
-    free(text);
-}
-
-/* Replies with an error and returns false unless 'name' is the bridge. */
-static bool
-dp_check_bridge(struct unixctl_conn *conn, const struct dp *dp,
-                const char *name)
-{
-    if (strcmp(name, dp->name)) {
-        char *msg = xasprintf("no such bridge \"%s\" (the bridge is "
-                              "\"%s\")", name, dp->name);
-
-        unixctl_command_reply_error(conn, msg);
-        free(msg);
-        return false;
-    }
-    return true;
-}
-
-/* fdb/show BRIDGE */
-static void
-dp_unixctl_fdb_show(struct unixctl_conn *conn, int argc OVS_UNUSED,
-                    const char *argv[], void *dp_)
-{
-    struct dp *dp = dp_;
-    char *text;
-
-    if (dp_check_bridge(conn, dp, argv[0])) {
-        text = mac_learning_format_fdb(ofproto_mac_learning(dp->ofproto),
-                                       time_msec());
-        unixctl_command_reply(conn, text);
-        free(text);
-    }
-}
-
-/* fdb/flush [BRIDGE]: the PMDs see the generation change and revalidate
- * their flows, so traffic floods until the MACs are learned again. */
-static void
-dp_unixctl_fdb_flush(struct unixctl_conn *conn, int argc, const char *argv[],
-                     void *dp_)
-{
-    struct dp *dp = dp_;
-
-    if (argc && !dp_check_bridge(conn, dp, argv[0])) {
-        return;
-    }
-    mac_learning_flush(ofproto_mac_learning(dp->ofproto));
-    unixctl_command_reply(conn, "table successfully flushed");
-}
-
-/* other-config/list */
-static void
-dp_unixctl_other_list(struct unixctl_conn *conn, int argc OVS_UNUSED,
-                      const char *argv[] OVS_UNUSED, void *dp_)
-{
-    struct dp *dp = dp_;
-    char buf[CONFIG_OTHER_FORMAT_SIZE];
-
-    config_other_format(&dp->other, buf, sizeof buf);
-    unixctl_command_reply(conn, buf);
-}
-
-/* other-config/get KEY */
-static void
-dp_unixctl_other_get(struct unixctl_conn *conn, int argc OVS_UNUSED,
-                     const char *argv[], void *dp_)
-{
-    struct dp *dp = dp_;
-    char buf[CONFIG_OTHER_FORMAT_SIZE];
-    size_t key_len = strlen(argv[0]);
-    char *msg;
-
-    if (config_other_key_from_name(argv[0]) == CONFIG_OTHER_N_KEYS) {
-        char *known = config_other_known_keys();
-
-        msg = xasprintf("unknown other_config key \"%s\" (known keys: %s)",
-                        argv[0], known);
-        unixctl_command_reply_error(conn, msg);
-        free(known);
-        free(msg);
-        return;
-    }
-    config_other_format(&dp->other, buf, sizeof buf);
-    for (char *line = strtok(buf, "\n"); line; line = strtok(NULL, "\n")) {
-        if (!strncmp(line, argv[0], key_len) && line[key_len] == '=') {
-            unixctl_command_reply(conn, line + key_len + 1);
-            return;
-        }
-    }
-    unixctl_command_reply(conn, "");       /* Unset, e.g. pmd-cpu-mask. */
-}
-
-/* memory/show: the sizes that grow with use. */
-static void
-dp_unixctl_memory_show(struct unixctl_conn *conn, int argc OVS_UNUSED,
-                       const char *argv[] OVS_UNUSED, void *dp_)
-{
-    struct dp *dp = dp_;
-    uint64_t flows = 0;
-    char *text;
-
-    for (int i = 0; i < dp->n_pmds; i++) {
-        flows += __atomic_load_n(&dp->pmds[i]->flows.n_flows,
-                                 __ATOMIC_RELAXED);
-    }
-    text = xasprintf("ports:%d pmd-threads:%d flows:%"PRIu64
-                     " mac-entries:%zu emc-bytes-per-pmd:%zu"
-                     " smc-bytes-per-pmd:%zu", dp->n_ports, dp->n_pmds,
-                     flows,
-                     mac_learning_count(ofproto_mac_learning(dp->ofproto)),
-                     sizeof(struct emc_cache),
-                     (size_t) SMC_BUCKETS * sizeof(struct smc_bucket));
-    unixctl_command_reply(conn, text);
-    free(text);
-}
-
-void
-dp_register_commands(struct dp *dp)
-{
-    unixctl_command_register("fdb/show", "BRIDGE", 1, 1,
-                             dp_unixctl_fdb_show, dp);
-    unixctl_command_register("fdb/flush", "[BRIDGE]", 0, 1,
-                             dp_unixctl_fdb_flush, dp);
-    unixctl_command_register("other-config/list", "", 0, 0,
-                             dp_unixctl_other_list, dp);
-    unixctl_command_register("other-config/get", "KEY", 1, 1,
-                             dp_unixctl_other_get, dp);
-    unixctl_command_register("memory/show", "", 0, 0,
-                             dp_unixctl_memory_show, dp);
-    unixctl_command_register("dpctl/show", "", 0, 0, dp_unixctl_show, dp);
-    unixctl_command_register("dpif-netdev/pmd-stats-show", "[-pmd CORE]",
-                             0, 2, dp_unixctl_pmd_stats_show, dp);
-    unixctl_command_register("dpif-netdev/pmd-stats-clear", "", 0, 0,
-                             dp_unixctl_pmd_stats_clear, dp);
 }

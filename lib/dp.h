@@ -5,8 +5,14 @@
  * The datapath: one bridge's ports, the PMD threads that poll them, and
  * the slow path (ofproto) they call on a miss.  dp_create() opens every
  * port and starts the PMDs, or fails leaving nothing behind; dp_destroy()
- * stops the PMDs and closes the ports.  The control thread owns the dp;
- * PMDs reach the port table through 'ports', published with RCU.
+ * stops the PMDs and closes the ports.
+ *
+ * The control thread owns the dp and changes it while traffic flows: ports
+ * come and go, a port's provider is swapped, PMD threads are added or
+ * removed, rx queues move between PMDs.  PMDs see the port table and
+ * their poll lists through RCU.  An rx queue moves in two steps (taken off
+ * its old PMD, a grace period, given to the new one), so no two PMDs ever
+ * poll it at once and frames wait in the kernel's buffers meanwhile.
  */
 #ifndef DP_H
 #define DP_H 1
@@ -17,9 +23,11 @@
 #include "netdev.h"
 #include "pmd-perf.h"
 
-struct pmd_config;
+struct config_port;
 struct ofproto;
 struct pmd;
+struct pmd_config;
+struct pmd_rxq;
 
 #define DP_MAX_PORTS 256
 #define DP_MAX_PMDS 64
@@ -28,6 +36,11 @@ struct dp_port {
     uint16_t port_no;           /* Index in dp->ports. */
     char *name;                 /* Port name from the config. */
     struct netdev *netdev;
+
+    /* Control thread only. */
+    struct pmd_rxq **rxqs;      /* One per rx queue of 'netdev'. */
+    int n_rxqs;
+    struct netdev_stats stats_base; /* Of providers this port had before. */
 };
 
 /* Settings a PMD reads on every iteration; written by the control thread,
@@ -36,39 +49,86 @@ struct dp_settings {
     uint32_t emc_insert_inv_prob;
     bool smc_enable;
     uint32_t flow_idle_ms;
+    uint32_t sleep_max_us;      /* pmd-sleep-max; 0: never sleep. */
 };
 
 struct dp {
     char *name;                         /* Bridge name. */
     struct dp_port *ports[DP_MAX_PORTS]; /* RCU-published; NULL if free. */
-    uint16_t n_ports;
     struct ofproto *ofproto;            /* NORMAL and, later, rules. */
     struct dp_settings settings;
-    struct config_other other;          /* As configured (control thread). */
-    struct pmd **pmds;
+
+    /* Control thread only. */
+    uint16_t n_ports;                   /* Non-NULL entries of 'ports'. */
+    uint16_t next_port_no;              /* Where the next free slot search
+                                         * starts: numbers are not reused
+                                         * at once. */
+    struct config_other other;          /* In force. */
+    struct pmd **pmds;                  /* Sorted by core. */
     int n_pmds;
-    /* Counter values at the last pmd-stats-clear, per PMD (control
-     * thread): PMD counters have one writer, so clearing subtracts. */
-    uint64_t (*pmd_stats_base)[PMD_N_STATS];
+    int n_cpus;                         /* Online CPUs: tx queues a port
+                                         * opens, one per possible PMD. */
+    long long next_interval_ms;         /* Next rx queue usage sample. */
+    int interval_idx;                   /* Slot it goes into. */
+    long long stats_cleared_ms;         /* time_msec() at creation or at
+                                         * the last pmd-stats-clear. */
 };
 
 /* Builds the datapath for the first bridge of 'cfg': opens each port with
  * the provider other_config selects, creates one PMD per core of
- * pmd-cpu-mask and assigns rx queues round-robin.  On failure returns
- * NULL and a message in '*errp' (to free), with every port closed again. */
+ * pmd-cpu-mask and assigns rx queues.  On failure returns NULL and a
+ * message in '*errp' (to free), with every port closed again. */
 struct dp *dp_create(const struct pmd_config *cfg, char **errp);
 void dp_destroy(struct dp *);         /* Accepts NULL. */
+
+/* Rejects a config this build cannot run, before anything is touched.
+ * Returns NULL or a message to free. */
+char *dp_check_config(const struct pmd_config *cfg);
 
 /* Stops and joins every PMD thread (idempotent); the ports stay open. */
 void dp_stop_pmds(struct dp *);
 
-/* Periodic control-thread work: netdev_run(), MAC aging. */
+/* Periodic control-thread work: netdev_run(), MAC aging, rx queue usage
+ * sampling. */
 void dp_run(struct dp *);
 
-/* Registers the appctl commands that show the datapath: dpctl/show,
- * dpif-netdev/pmd-stats-show, dpif-netdev/pmd-stats-clear, fdb/show,
- * fdb/flush, other-config/list, other-config/get and memory/show.  'dp' must
- * outlive the unixctl server. */
+/* The port named 'name', or NULL. */
+struct dp_port *dp_port_lookup(const struct dp *, const char *name);
+
+/* Opens the port 'cp' describes with the provider 'other' selects,
+ * without attaching it: nothing forwards to or from it yet.  Returns NULL
+ * with a message in '*errp' on failure. */
+struct dp_port *dp_port_open(struct dp *, const struct config_port *cp,
+                             const struct config_other *other, char **errp);
+
+/* Closes 'port', which is not attached or no longer reachable. */
+void dp_port_close(struct dp_port *port);
+
+/* Attaches 'port' (from dp_port_open()): gives it a port number, tells
+ * the slow path and spreads its rx queues over the PMDs.  Fails only if
+ * the port table is full (then 'port' is closed). */
+int dp_port_attach(struct dp *, struct dp_port *port);
+
+/* Detaches 'port' and closes it, once no PMD can use it any more. */
+void dp_port_remove(struct dp *, struct dp_port *port);
+
+/* Applies 'other' as the other_config in force: checks it first (a bad
+ * pmd-cpu-mask, a port that cannot be reopened with another provider) and
+ * changes nothing on error.  Keys whose value did not change are left
+ * alone.  Returns NULL, or an error message to free. */
+char *dp_set_other(struct dp *, const struct config_other *other);
+
+/* Reassigns every rx queue to the PMDs by pmd-rxq-assign. */
+void dp_rxq_rebalance(struct dp *);
+
+/* Sums the counters of 'port' over every provider it had. */
+void dp_port_get_stats(const struct dp_port *, struct netdev_stats *);
+
+/* Copies PMD 'pmd''s counters since the last pmd-stats-clear. */
+void dp_pmd_stats(const struct pmd *, struct pmd_perf_snapshot *);
+
+/* Registers the appctl commands that show and change the datapath (see
+ * dp-commands.c).  'dp' must outlive the unixctl server. */
 void dp_register_commands(struct dp *);
 
 /* Logs port and PMD counters as "stats:" lines and in Open vSwitch's

@@ -12,6 +12,9 @@
 #include <sched.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <time.h>
+#include <unistd.h>
 #include <urcu-qsbr.h>
 
 #include "dp.h"
@@ -31,14 +34,39 @@ VLOG_DEFINE_THIS_MODULE(pmd);
 /* Idle iterations between clock reads (see pmd_main()). */
 #define PMD_IDLE_CLOCK_INTERVAL 64
 
+/* pmd-sleep-max: how much longer each idle iteration sleeps. */
+#define PMD_SLEEP_STEP_US 1
+
+/* Timer slack of a PMD thread, so that short naps stay short. */
+#define PMD_TIMER_SLACK_NS 1000
+
+static struct pmd_poll_list *
+pmd_poll_list_create(struct pmd_rxq *const *rxqs, int n)
+{
+    struct pmd_poll_list *list = xzalloc(sizeof *list
+                                         + n * sizeof list->rxqs[0]);
+
+    list->n = n;
+    for (int i = 0; i < n; i++) {
+        list->rxqs[i] = rxqs[i];
+    }
+    return list;
+}
+
+static void
+pmd_poll_list_free_rcu(struct rcu_head *head)
+{
+    free(CONTAINER_OF(head, struct pmd_poll_list, rcu));
+}
+
 struct pmd *
-pmd_create(struct dp *dp, int core_id, int index)
+pmd_create(struct dp *dp, int core_id)
 {
     struct pmd *pmd = xzalloc_cacheline(sizeof *pmd);
 
     pmd->dp = dp;
     pmd->core_id = core_id;
-    pmd->index = index;
+    pmd->poll = pmd_poll_list_create(NULL, 0);
     pmd->emc = xzalloc_cacheline(sizeof *pmd->emc);
     emc_init(pmd->emc);
     smc_init(&pmd->smc);
@@ -53,24 +81,30 @@ pmd_destroy(struct pmd *pmd)
     if (!pmd) {
         return;
     }
+    pmd_stop(pmd);
     for (size_t i = 0; i < ARRAY_SIZE(pmd->cls); i++) {
         dpcls_destroy(pmd->cls[i]);
     }
     flow_table_uninit(&pmd->flows);
     smc_uninit(&pmd->smc);
     emc_uninit(pmd->emc);
+    if (pmd->abandoned) {
+        pmd_request_uninit(pmd->abandoned);
+        free(pmd->abandoned);
+    }
+    free(pmd->poll);
     free(pmd->emc);
     free(pmd->tx);
     free(pmd);
 }
 
 void
-pmd_add_rxq(struct pmd *pmd, struct netdev_rxq *rxq, uint16_t port_no)
+pmd_set_poll_list(struct pmd *pmd, struct pmd_rxq *const *rxqs, int n)
 {
-    ovs_assert(pmd->n_rxqs < PMD_MAX_RXQS);
-    pmd->rxqs[pmd->n_rxqs].rxq = rxq;
-    pmd->rxqs[pmd->n_rxqs].port_no = port_no;
-    pmd->n_rxqs++;
+    struct pmd_poll_list *old = pmd->poll;
+
+    rcu_assign_pointer(pmd->poll, pmd_poll_list_create(rxqs, n));
+    call_rcu(&old->rcu, pmd_poll_list_free_rcu);
 }
 
 struct dpcls *
@@ -82,20 +116,31 @@ pmd_get_dpcls(struct pmd *pmd, uint16_t in_port)
     return pmd->cls[in_port];
 }
 
+/* Sends 'batch' on 'port_no' and empties it.  A port removed since the
+ * flow was made gets nothing; its frames are counted as dropped. */
+static void
+pmd_send__(struct pmd *pmd, uint16_t port_no, struct dp_batch *batch)
+{
+    struct dp_port *port = rcu_dereference(pmd->dp->ports[port_no]);
+
+    if (LIKELY(port)) {
+        pmd_perf_add(&pmd->perf, PMD_STAT_SENT_PACKETS, batch->count);
+        pmd_perf_add(&pmd->perf, PMD_STAT_SENT_BATCHES, 1);
+        netdev_send(port->netdev, pmd->core_id, batch);
+    } else {
+        pmd_perf_add(&pmd->perf, PMD_STAT_DROP_PORT_GONE, batch->count);
+    }
+    dp_batch_init(batch);
+}
+
 void
 pmd_output(struct pmd *pmd, uint16_t port_no, struct dp_packet *packet)
 {
     struct dp_batch *batch = &pmd->tx[port_no].batch;
 
     if (UNLIKELY(dp_batch_is_full(batch))) {
-        struct dp_port *port = rcu_dereference(pmd->dp->ports[port_no]);
-
-        pmd_perf_add(&pmd->perf, PMD_STAT_SENT_PACKETS, batch->count);
-        pmd_perf_add(&pmd->perf, PMD_STAT_SENT_BATCHES, 1);
-        netdev_send(port->netdev, pmd->index, batch);
-        dp_batch_init(batch);
-    }
-    if (dp_batch_is_empty(batch)) {
+        pmd_send__(pmd, port_no, batch);      /* Stays in 'dirty_tx'. */
+    } else if (dp_batch_is_empty(batch)) {
         pmd->dirty_tx[pmd->n_dirty_tx++] = port_no;
     }
     dp_batch_add(batch, packet);
@@ -106,13 +151,8 @@ pmd_flush_tx(struct pmd *pmd)
 {
     for (uint16_t i = 0; i < pmd->n_dirty_tx; i++) {
         uint16_t port_no = pmd->dirty_tx[i];
-        struct dp_batch *batch = &pmd->tx[port_no].batch;
-        struct dp_port *port = rcu_dereference(pmd->dp->ports[port_no]);
 
-        pmd_perf_add(&pmd->perf, PMD_STAT_SENT_PACKETS, batch->count);
-        pmd_perf_add(&pmd->perf, PMD_STAT_SENT_BATCHES, 1);
-        netdev_send(port->netdev, pmd->index, batch);
-        dp_batch_init(batch);
+        pmd_send__(pmd, port_no, &pmd->tx[port_no].batch);
     }
     pmd->n_dirty_tx = 0;
 }
@@ -210,14 +250,112 @@ pmd_housekeeping(struct pmd *pmd)
     }
 }
 
-/* Polls each rxq once.  Returns the number of packets processed. */
+static void
+pmd_dump_flows(struct pmd *pmd, struct pmd_request *req)
+{
+    req->flows = xcalloc(pmd->flows.n_flows + 1, sizeof *req->flows);
+    for (uint32_t i = 0; i < pmd->flows.n_slots; i++) {
+        const struct dp_flow *flow = pmd->flows.flows[i];
+        struct pmd_flow_entry *e;
+
+        if (!flow) {
+            continue;
+        }
+        e = &req->flows[req->n_flows++];
+        miniflow_expand(&flow->cr.flow.mf, &e->flow);
+        miniflow_expand(&flow->mask.mf, &e->mask);
+        e->in_port = flow->in_port;
+        e->n_packets = flow->n_packets;
+        e->n_bytes = flow->n_bytes;
+        e->used = flow->used;
+        e->created = flow->created;
+        e->tcp_flags = flow->tcp_flags;
+        e->n_actions = flow->n_actions;
+        e->actions = xmemdup(flow->actions,
+                             flow->n_actions * sizeof *flow->actions);
+    }
+}
+
+static void
+pmd_del_flows(struct pmd *pmd, struct pmd_request *req)
+{
+    for (uint32_t i = 0; i < pmd->flows.n_slots; i++) {
+        struct dp_flow *flow = pmd->flows.flows[i];
+
+        if (flow) {
+            pmd_remove_flow(pmd, flow);
+            req->n_deleted++;
+        }
+    }
+    if (req->n_deleted) {
+        emc_purge_dead(pmd->emc);
+    }
+}
+
+static void
+pmd_serve_request(struct pmd *pmd, struct pmd_request *req)
+{
+    switch (req->type) {
+    case PMD_REQUEST_DUMP_FLOWS:
+        pmd_dump_flows(pmd, req);
+        break;
+    case PMD_REQUEST_DEL_FLOWS:
+        pmd_del_flows(pmd, req);
+        break;
+    }
+    /* Pairs with the acquire in pmd_request_run(). */
+    __atomic_store_n(&req->done, true, __ATOMIC_RELEASE);
+}
+
+int
+pmd_request_run(struct pmd *pmd, struct pmd_request *req, int timeout_ms)
+{
+    long long deadline = time_msec() + timeout_ms;
+
+    req->done = false;
+    if (pmd->abandoned) {
+        return EBUSY;           /* Still stuck on an earlier request. */
+    }
+    if (!pmd->started) {
+        pmd_serve_request(pmd, req);
+        return 0;
+    }
+    /* Pairs with the acquire in pmd_main(): 'req' is complete when the
+     * PMD sees it. */
+    __atomic_store_n(&pmd->request, req, __ATOMIC_RELEASE);
+    while (!__atomic_load_n(&req->done, __ATOMIC_ACQUIRE)) {
+        if (time_msec() > deadline) {
+            pmd->abandoned = req;
+            return ETIMEDOUT;
+        }
+        usleep(50);
+    }
+    __atomic_store_n(&pmd->request, NULL, __ATOMIC_RELAXED);
+    return 0;
+}
+
+void
+pmd_request_uninit(struct pmd_request *req)
+{
+    for (size_t i = 0; i < req->n_flows; i++) {
+        free(req->flows[i].actions);
+    }
+    free(req->flows);
+    req->flows = NULL;
+    req->n_flows = 0;
+}
+
+/* Polls each rxq of 'poll' once.  Returns the number of packets processed
+ * and the largest batch in '*max_batch'. */
 static uint32_t
-pmd_poll_once(struct pmd *pmd)
+pmd_poll_once(struct pmd *pmd, const struct pmd_poll_list *poll,
+              uint32_t *max_batch)
 {
     uint32_t n_packets = 0;
 
-    for (int i = 0; i < pmd->n_rxqs; i++) {
-        struct pmd_rxq *q = &pmd->rxqs[i];
+    *max_batch = 0;
+    for (int i = 0; i < poll->n; i++) {
+        struct pmd_rxq *q = poll->rxqs[i];
         uint64_t start = cycles_now();
         struct dp_batch batch;
         uint64_t spent;
@@ -228,14 +366,41 @@ pmd_poll_once(struct pmd *pmd)
                          cycles_now() - start);
             continue;
         }
+        pmd_perf_count_rx_batch(&pmd->perf, batch.count);
         pipeline_process(pmd, &batch, q->port_no);
         pmd_flush_tx(pmd);
         n_packets += batch.count;
+        *max_batch = MAX(*max_batch, batch.count);
         spent = cycles_now() - start;
-        q->cycles += spent;
+        __atomic_store_n(&q->cycles, q->cycles + spent, __ATOMIC_RELAXED);
         pmd_perf_add(&pmd->perf, PMD_STAT_CYCLES_BUSY, spent);
     }
     return n_packets;
+}
+
+/* Load-based sleep (pmd-sleep-max): while no rx queue fills half a batch,
+ * each iteration sleeps PMD_SLEEP_STEP_US longer, up to the maximum; a
+ * busy queue ends it at once.  Light load thus costs a little latency and
+ * no CPU spinning. */
+static void
+pmd_sleep_maybe(struct pmd *pmd, uint32_t max_batch)
+{
+    uint32_t max_us = __atomic_load_n(&pmd->dp->settings.sleep_max_us,
+                                      __ATOMIC_RELAXED);
+    struct timespec ts;
+    long long start;
+
+    if (!max_us || max_batch >= DP_BATCH_SIZE / 2) {
+        pmd->sleep_us = 0;
+        return;
+    }
+    pmd->sleep_us = MIN(pmd->sleep_us + PMD_SLEEP_STEP_US, max_us);
+    ts.tv_sec = pmd->sleep_us / 1000000;
+    ts.tv_nsec = (pmd->sleep_us % 1000000) * 1000;
+    start = time_usec();
+    nanosleep(&ts, NULL);
+    pmd_perf_add(&pmd->perf, PMD_STAT_SLEEPS, 1);
+    pmd_perf_add(&pmd->perf, PMD_STAT_SLEEP_US, time_usec() - start);
 }
 
 static void
@@ -262,16 +427,21 @@ pmd_main(void *pmd_)
     snprintf(name, sizeof name, "pmd-c%02d", pmd->core_id);
     pthread_setname_np(pthread_self(), name);
     pmd_pin_to_core(pmd);
+    /* Short naps (pmd-sleep-max) would otherwise round up to the default
+     * 50 us timer slack. */
+    prctl(PR_SET_TIMERSLACK, PMD_TIMER_SLACK_NS, 0, 0, 0);
     rcu_register_thread();
     pmd->now_ms = time_msec();
     pmd->next_sweep_ms = pmd->now_ms + PMD_SWEEP_INTERVAL_MS;
     pmd->ofproto_gen = ofproto_generation(pmd->dp->ofproto);
-    VLOG_INFO("pmd thread on core %d polling %d rx queue(s)",
-              pmd->core_id, pmd->n_rxqs);
+    VLOG_INFO("pmd thread on core %d started", pmd->core_id);
 
     for (uint32_t idle = 0;
          !__atomic_load_n(&pmd->exit, __ATOMIC_ACQUIRE); ) {
-        uint32_t n = pmd_poll_once(pmd);
+        const struct pmd_poll_list *poll = rcu_dereference(pmd->poll);
+        struct pmd_request *req;
+        uint32_t max_batch;
+        uint32_t n = pmd_poll_once(pmd, poll, &max_batch);
 
         pmd_perf_add(&pmd->perf, PMD_STAT_ITERATIONS, 1);
         if (n) {
@@ -279,11 +449,23 @@ pmd_main(void *pmd_)
         }
         /* Reading the clock took a sixth of an idle iteration, so idle
          * iterations read it only now and then: flow timestamps need
-         * milliseconds, and an idle iteration takes well under one us. */
+         * milliseconds, and an idle iteration takes well under one us.
+         * The slow path's generation is checked on every iteration, so
+         * that two grace periods after a change every PMD has
+         * revalidated (dp.c relies on it when it removes a port). */
         if (n || !(++idle % PMD_IDLE_CLOCK_INTERVAL)) {
             pmd->now_ms = time_msec();
             pmd_housekeeping(pmd);
+        } else if (ofproto_generation(pmd->dp->ofproto)
+                   != pmd->ofproto_gen) {
+            pmd_housekeeping(pmd);
         }
+        /* Pairs with the release in pmd_request_run(). */
+        req = __atomic_load_n(&pmd->request, __ATOMIC_ACQUIRE);
+        if (UNLIKELY(req && !req->done)) {
+            pmd_serve_request(pmd, req);
+        }
+        pmd_sleep_maybe(pmd, max_batch);
         rcu_quiescent_state();
     }
     rcu_unregister_thread();
@@ -306,5 +488,10 @@ pmd_stop(struct pmd *pmd)
         __atomic_store_n(&pmd->exit, true, __ATOMIC_RELEASE);
         pthread_join(pmd->thread, NULL);
         pmd->started = false;
+        /* A request that timed out is served now, so that its memory is
+         * complete when freed. */
+        if (pmd->abandoned && !pmd->abandoned->done) {
+            pmd_serve_request(pmd, pmd->abandoned);
+        }
     }
 }

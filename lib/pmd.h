@@ -21,6 +21,7 @@
 #include "dp-batch.h"
 #include "emc.h"
 #include "flow.h"
+#include "miniflow.h"
 #include "pmd-perf.h"
 #include "smc.h"
 
@@ -29,12 +30,35 @@ struct dpcls;
 struct netdev;
 struct netdev_rxq;
 
-#define PMD_MAX_RXQS 64
+/* Usage history of an rx queue: PMD_RXQ_N_INTERVALS intervals of
+ * PMD_RXQ_INTERVAL_MS each, so that pmd-rxq-show and cycle-based
+ * assignment look at the last minute. */
+#define PMD_RXQ_INTERVAL_MS 1000
+#define PMD_RXQ_N_INTERVALS 60
 
+/* An rx queue of a port, as the datapath schedules it.  The dp creates one
+ * per netdev rx queue and hands pointers to PMDs through poll lists; at
+ * any time at most one PMD polls it (see dp.c's two-step reassignment). */
 struct pmd_rxq {
-    struct netdev_rxq *rxq;
+    struct netdev_rxq *rxq;     /* Set at creation. */
     uint16_t port_no;
-    uint64_t cycles;            /* Busy cycles spent on it (PMD only). */
+    int qid;
+
+    /* Written by the PMD that polls it, read relaxed by anyone. */
+    uint64_t cycles;            /* Busy cycles spent on it. */
+
+    /* Control thread only. */
+    struct pmd *pmd;            /* Assigned PMD, or NULL. */
+    uint64_t last_cycles;       /* 'cycles' at the last interval end. */
+    uint64_t intervals[PMD_RXQ_N_INTERVALS]; /* Busy cycles per interval. */
+};
+
+/* The rx queues one PMD polls: RCU-published by the control thread,
+ * replaced whole, never changed in place. */
+struct pmd_poll_list {
+    struct rcu_head rcu;
+    int n;
+    struct pmd_rxq *rxqs[];
 };
 
 /* One output port's pending transmit batch. */
@@ -42,19 +66,56 @@ struct pmd_tx {
     struct dp_batch batch;
 };
 
+/* A megaflow as pmd_request_run() copies it out of a PMD's flow table. */
+struct pmd_flow_entry {
+    struct flow flow;           /* Masked match. */
+    struct flow mask;
+    uint16_t in_port;
+    uint64_t n_packets;
+    uint64_t n_bytes;
+    long long used;             /* msec of last hit, 0 if never. */
+    long long created;          /* msec. */
+    uint16_t tcp_flags;
+    uint32_t n_actions;
+    struct dp_action *actions;  /* Owned by the entry. */
+};
+
+enum pmd_request_type {
+    PMD_REQUEST_DUMP_FLOWS,     /* Copy every flow out. */
+    PMD_REQUEST_DEL_FLOWS,      /* Delete every flow. */
+};
+
+/* Work the control thread hands to a PMD, which does it between two
+ * iterations: only the owner touches its flow table. */
+struct pmd_request {
+    enum pmd_request_type type;
+    bool done;                  /* Set by the PMD (release) when done. */
+    /* Results, valid once 'done'. */
+    struct pmd_flow_entry *flows;
+    size_t n_flows;
+    uint32_t n_deleted;
+};
+
 struct pmd {
     /* Set by the control thread before the thread starts. */
     struct dp *dp;
-    int core_id;
-    int index;                  /* 0..n_pmds-1: also the tx queue id. */
-    struct pmd_rxq rxqs[PMD_MAX_RXQS];
-    int n_rxqs;
+    int core_id;                /* Also the tx queue id on every port. */
     pthread_t thread;
     bool started;               /* 'thread' runs (control thread). */
     bool exit;                  /* Control thread writes, PMD reads. */
 
+    /* Control thread writes (RCU or release), PMD reads. */
+    struct pmd_poll_list *poll; /* Rx queues to poll; never NULL. */
+    struct pmd_request *request; /* Pending request, or NULL. */
+
     /* Counters: PMD writes, anyone reads. */
     struct pmd_perf_stats perf;
+
+    /* Control thread only. */
+    struct pmd_perf_snapshot stats_base; /* At the last pmd-stats-clear. */
+    uint64_t last_total_cycles; /* Idle + busy at the last interval end. */
+    uint64_t intervals[PMD_RXQ_N_INTERVALS]; /* Idle + busy per interval. */
+    struct pmd_request *abandoned; /* A request that timed out. */
 
     /* PMD only. */
     struct emc_cache *emc;
@@ -67,14 +128,29 @@ struct pmd {
     uint64_t ofproto_gen;       /* Slow-path generation flows reflect. */
     long long next_sweep_ms;    /* Next idle-flow sweep and re-rank. */
     long long now_ms;           /* Time at the start of this iteration. */
+    uint32_t sleep_us;          /* Current load-based sleep. */
 };
 
-/* Creates (but does not start) a PMD for 'core_id'. */
-struct pmd *pmd_create(struct dp *, int core_id, int index);
+/* Creates (but does not start) a PMD for 'core_id', with an empty poll
+ * list. */
+struct pmd *pmd_create(struct dp *, int core_id);
 void pmd_destroy(struct pmd *);        /* Accepts NULL.  Stopped first. */
 
-/* Assigns 'rxq' of port 'port_no' to 'pmd' (before pmd_start()). */
-void pmd_add_rxq(struct pmd *, struct netdev_rxq *rxq, uint16_t port_no);
+/* Publishes 'rxqs' (an array of 'n') as the rx queues 'pmd' polls, and
+ * frees the old list after a grace period.  The PMD switches at its next
+ * iteration; the caller waits for that with synchronize_rcu() where it
+ * matters.  Control thread. */
+void pmd_set_poll_list(struct pmd *, struct pmd_rxq *const *rxqs, int n);
+
+/* Has 'pmd' carry out 'req' and waits for it, at most 'timeout_ms'.
+ * Returns 0, ETIMEDOUT (then 'req' now belongs to the PMD: allocate it
+ * with malloc; it is freed with the PMD), or EBUSY if an earlier request
+ * timed out and is still pending.  A PMD whose thread is not
+ * running is served on the calling thread.  Control thread. */
+int pmd_request_run(struct pmd *, struct pmd_request *req, int timeout_ms);
+
+/* Frees the results of 'req' (not 'req' itself). */
+void pmd_request_uninit(struct pmd_request *req);
 
 /* Starts the thread; returns 0 or a positive errno. */
 int pmd_start(struct pmd *);

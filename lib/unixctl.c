@@ -137,6 +137,7 @@ list_commands__(struct unixctl_conn *conn, int argc OVS_UNUSED,
 {
     const struct unixctl_command **sorted;
     size_t size = 64, len = 0;
+    json_t *json;
     char *text;
 
     sorted = xcalloc(n_commands, sizeof *sorted);
@@ -147,6 +148,7 @@ list_commands__(struct unixctl_conn *conn, int argc OVS_UNUSED,
     qsort(sorted, n_commands, sizeof *sorted, command_cmp__);
 
     text = xmalloc(size);
+    json = json_array();
     len += snprintf(text + len, size - len, "The available commands are:\n");
     for (size_t i = 0; i < n_commands; i++) {
         const struct unixctl_command *c = sorted[i];
@@ -157,8 +159,13 @@ list_commands__(struct unixctl_conn *conn, int argc OVS_UNUSED,
         } else {
             len += snprintf(text + len, size - len, "  %s\n", c->name);
         }
+        json_array_append_new(json, json_pack("{s:s, s:s, s:i, s:i}",
+                                              "name", c->name,
+                                              "usage", c->usage,
+                                              "min_args", c->min_args,
+                                              "max_args", c->max_args));
     }
-    unixctl_command_reply(conn, text);
+    unixctl_command_reply_text_json(conn, text, json);
     free(text);
     free(sorted);
 }
@@ -376,7 +383,14 @@ conn_reply__(struct unixctl_conn *conn, json_t *result, json_t *error)
 void
 unixctl_command_reply(struct unixctl_conn *conn, const char *text)
 {
-    conn_reply__(conn, json_string(text ? text : ""), NULL);
+    json_t *result = json_string(text ? text : "");
+
+    if (conn->wants_json) {
+        /* Still valid JSON for a client that asked for it. */
+        result = json_pack("{s:s, s:o}", "reply-format", "plain",
+                           "reply", result);
+    }
+    conn_reply__(conn, result, NULL);
 }
 
 void
@@ -405,6 +419,18 @@ unixctl_command_reply_json(struct unixctl_conn *conn, json_t *result)
         free(text);
     }
     conn_reply__(conn, result, NULL);
+}
+
+void
+unixctl_command_reply_text_json(struct unixctl_conn *conn, const char *text,
+                                json_t *json)
+{
+    if (conn->wants_json) {
+        conn_reply__(conn, json ? json : json_null(), NULL);
+    } else {
+        json_decref(json);
+        unixctl_command_reply(conn, text);
+    }
 }
 
 /* Request handling. */

@@ -21,11 +21,11 @@
  *
  * where RESULT is a string, or any JSON value when the request asked for
  * "format": "json" and the handler replied with
- * unixctl_command_reply_json().  A client may send several requests on one
- * connection; they are answered in order.  A request that is not valid
- * JSON, is not a valid request object or is larger than
- * UNIXCTL_MAX_REQUEST_SIZE bytes is answered with an error (id null) and
- * the connection is closed.
+ * unixctl_command_reply_json() or unixctl_command_reply_text_json().  A
+ * client may send several requests on one connection; they are answered
+ * in order.  A request that is not valid JSON, is not a valid request
+ * object or is larger than UNIXCTL_MAX_REQUEST_SIZE bytes is answered with
+ * an error (id null) and the connection is closed.
  */
 #ifndef UNIXCTL_H
 #define UNIXCTL_H 1
@@ -76,13 +76,25 @@ typedef void unixctl_cb_func(struct unixctl_conn *conn, int argc,
  * example "[PORT]"; may be ""), taking from 'min_args' to 'max_args'
  * arguments: the server rejects other counts before calling 'cb'.  'cb' is
  * called with 'aux'.  The table is global and shared by all servers.
- * Registering a name twice is a bug (aborts).  Control thread. */
+ * Registering a name twice is a bug (aborts).  Control thread.
+ *
+ * Every server has the built-in command "list-commands".  As text it
+ * prints "The available commands are:" and then, sorted by name, one line
+ * per command: two spaces, the name padded to 23 columns, a space and the
+ * usage (just the name when the usage is "").  As JSON it answers an array
+ * sorted by name of
+ *
+ *     {"name": NAME, "usage": USAGE, "min_args": N, "max_args": N}
+ *
+ * where "max_args" is INT_MAX for a command without a limit. */
 void unixctl_command_register(const char *name, const char *usage,
                               int min_args, int max_args,
                               unixctl_cb_func *cb, void *aux);
 
 /* Answers the request pending on 'conn' with success and 'text' (may be
- * NULL for "").  Control thread. */
+ * NULL for "").  A request that asked for JSON gets the object
+ * {"reply-format": "plain", "reply": TEXT}, as Open vSwitch answers.
+ * Control thread. */
 void unixctl_command_reply(struct unixctl_conn *conn, const char *text);
 
 /* Answers the request pending on 'conn' with error 'text'.  Control
@@ -99,6 +111,14 @@ bool unixctl_conn_wants_json(const struct unixctl_conn *conn);
  * taking ownership of 'result'.  If the request did not ask for JSON, the
  * client gets 'result' rendered as indented JSON text instead. */
 void unixctl_command_reply_json(struct unixctl_conn *conn, json_t *result);
+
+/* Answers the request pending on 'conn' with success: with JSON 'json' if
+ * the request asked for JSON (see unixctl_conn_wants_json()), otherwise
+ * with 'text' (may be NULL for "").  Takes ownership of 'json' (NULL for
+ * JSON null) either way.  For commands whose text layout is not 'json'
+ * rendered as text.  Control thread. */
+void unixctl_command_reply_text_json(struct unixctl_conn *conn,
+                                     const char *text, json_t *json);
 
 /* Client. */
 

@@ -82,17 +82,36 @@ xstrdup(const char *s)
 }
 
 char *
+xvasprintf(const char *format, va_list args)
+{
+    char *s;
+
+    if (vasprintf(&s, format, args) < 0) {
+        s = NULL;
+    }
+    return check_alloc__(s);
+}
+
+char *
 xasprintf(const char *format, ...)
 {
     va_list args;
     char *s;
 
     va_start(args, format);
-    if (vasprintf(&s, format, args) < 0) {
-        s = NULL;
-    }
+    s = xvasprintf(format, args);
     va_end(args);
-    return check_alloc__(s);
+    return s;
+}
+
+char *
+xmemdup0(const void *p, size_t size)
+{
+    char *s = xmalloc(size + 1);
+
+    memcpy(s, p, size);
+    s[size] = '\0';
+    return s;
 }
 
 void *

@@ -8,6 +8,7 @@
 #ifndef UTIL_H
 #define UTIL_H 1
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdbool.h>
@@ -40,6 +41,9 @@ void *xrealloc(void *p, size_t size);
 void *xmemdup(const void *p, size_t size);
 char *xstrdup(const char *s);
 char *xasprintf(const char *format, ...) PRINTF_FORMAT(1, 2);
+char *xvasprintf(const char *format, va_list args) PRINTF_FORMAT(1, 0);
+/* Copies 'size' bytes of 'p' into a new NUL-terminated string. */
+char *xmemdup0(const void *p, size_t size);
 /* Allocates 'size' bytes aligned to a cache line, zeroed; free() frees it. */
 void *xzalloc_cacheline(size_t size);
 

@@ -180,7 +180,18 @@ char *vlog_get_log_file(void);
  * "vlog/list", for the caller to free. */
 char *vlog_list(void);
 
-/* Registers vlog/list and vlog/set with the appctl server (unixctl.h). */
+/* Registers vlog/list and vlog/set with the appctl server (unixctl.h).
+ *
+ * vlog/list answers vlog_list() as text.  As JSON it answers an object
+ * from each module name to its levels, named as in a level specification:
+ *
+ *     {"pmd": {"console": "info", "syslog": "off", "file": "dbg"}, ...}
+ *
+ * vlog/set SPEC... applies each vlog_set_levels_from_string() 'SPEC' in
+ * turn and stops at the first error, which it answers with that function's
+ * message (the specifications before it stay applied).  On success it
+ * answers "" as text, and as JSON the modules whose levels it changed, in
+ * vlog/list's JSON shape ({} if none changed). */
 void vlog_register_commands(void);
 
 /* Calls 'cb' for each module, sorted by name, with its levels indexed by

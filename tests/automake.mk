@@ -2,6 +2,7 @@
 # Programs that need root (netdev) exit 77 (skipped) without it.
 UNIT_TESTS = \
 	tests/test-config \
+	tests/test-config-diff \
 	tests/test-coverage \
 	tests/test-dpcls \
 	tests/test-emc \
@@ -13,6 +14,7 @@ UNIT_TESTS = \
 	tests/test-netdev \
 	tests/test-netdev-tpacket-policy \
 	tests/test-pipeline \
+	tests/test-pmd-perf \
 	tests/test-smc \
 	tests/test-unixctl \
 	tests/test-upcall \
@@ -27,6 +29,8 @@ EXTRA_DIST += tests/check.h
 
 tests_test_config_SOURCES = tests/test-config.c
 tests_test_config_LDADD = $(PMD_LIBS)
+tests_test_config_diff_SOURCES = tests/test-config-diff.c
+tests_test_config_diff_LDADD = $(PMD_LIBS)
 tests_test_coverage_SOURCES = tests/test-coverage.c
 tests_test_coverage_LDADD = $(PMD_LIBS)
 tests_test_dpcls_SOURCES = tests/test-dpcls.c
@@ -54,6 +58,8 @@ tests_test_netdev_tpacket_policy_SOURCES = \
 tests_test_netdev_tpacket_policy_LDADD = $(PMD_LIBS)
 tests_test_pipeline_SOURCES = tests/test-pipeline.c
 tests_test_pipeline_LDADD = $(PMD_LIBS)
+tests_test_pmd_perf_SOURCES = tests/test-pmd-perf.c
+tests_test_pmd_perf_LDADD = $(PMD_LIBS)
 tests_test_smc_SOURCES = tests/test-smc.c
 tests_test_smc_LDADD = $(PMD_LIBS)
 tests_test_unixctl_SOURCES = tests/test-unixctl.c

@@ -4,16 +4,24 @@
  *
  * Tests for coverage counters: counting from one and several threads,
  * totals that include live and exited threads, sampled rates against an
- * explicit clock, and the coverage/show layout.
+ * explicit clock, the coverage/show layout and its hash, and coverage/show
+ * as text and as JSON through a real appctl server that runs in its own
+ * thread on a socket in a temporary directory.
  */
 #include <autoconf.h>
 #include "coverage.h"
 
+#include <errno.h>
+#include <event2/event.h>
+#include <inttypes.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "check.h"
+#include "unixctl.h"
 #include "util.h"
 
 COVERAGE_DEFINE(test_alpha);
@@ -77,6 +85,24 @@ test_counting(void)
     pthread_barrier_destroy(&checked);
 }
 
+/* Returns the hash in the header of coverage_format()'s 'text', or 0 after
+ * failing a check if the header is not "Event coverage, avg rate over
+ * last: 5 seconds, last minute, last hour,  hash=XXXXXXXX:\n" with 8
+ * lower-case hex digits. */
+static uint32_t
+format_hash(const char *text)
+{
+    static const char head[] = "Event coverage, avg rate over last: 5 "
+                               "seconds, last minute, last hour,  hash=";
+    const char *hex = text + strlen(head);
+    bool ok = !strncmp(text, head, strlen(head))
+              && strspn(hex, "0123456789abcdef") == 8
+              && !strncmp(hex + 8, ":\n", 2);
+
+    CHECK(ok, "bad header in:\n%s", text);
+    return ok ? strtoul(hex, NULL, 16) : 0;
+}
+
 static const struct coverage_stat *
 find_stat(const struct coverage_stat *stats, size_t n, const char *name)
 {
@@ -136,12 +162,13 @@ test_rates(void)
 
     text = coverage_format();
     expected = xasprintf("Event coverage, avg rate over last: 5 seconds, "
-                         "last minute, last hour:\n"
+                         "last minute, last hour,  hash=%08"PRIx32":\n"
                          "test_alpha                 0.0/sec     0.000/sec"
                          "        0.0139/sec   total: %llu\n"
                          "test_beta                  0.0/sec     0.000/sec"
                          "        0.0000/sec   total: %llu\n"
                          "1 events never hit\n",
+                         format_hash(text),
                          (unsigned long long) coverage_get("test_alpha"),
                          (unsigned long long) coverage_get("test_beta"));
     CHECK(!strcmp(text, expected), "coverage_format:\n%s\nexpected:\n%s",
@@ -150,11 +177,233 @@ test_rates(void)
     free(text);
 }
 
+/* Returns the hash that coverage_format() shows now. */
+static uint32_t
+current_hash(void)
+{
+    char *text = coverage_format();
+    uint32_t hash = format_hash(text);
+
+    free(text);
+    return hash;
+}
+
+/* The hash follows which counters have counted and how their totals rank,
+ * not the totals.  Leaves every counter counted. */
+static void
+test_hash(void)
+{
+    uint64_t alpha = coverage_get("test_alpha");
+    uint32_t h0 = current_hash();
+    uint32_t h1, h2, h3;
+
+    CHECK_INT(current_hash(), h0);
+    CHECK(alpha > coverage_get("test_beta") + 1, "alpha not ahead");
+
+    /* Counting that keeps the order keeps the hash. */
+    COVERAGE_ADD(test_alpha, 7);
+    COVERAGE_INC(test_beta);
+    CHECK_INT(current_hash(), h0);
+
+    /* Beta catching up with alpha (equal totals), then overtaking it, or a
+     * first count of the third counter, each change it. */
+    COVERAGE_ADD(test_beta, coverage_get("test_alpha")
+                            - coverage_get("test_beta"));
+    h1 = current_hash();
+    CHECK(h1 != h0, "hash %08"PRIx32" unchanged by a tie", h1);
+    COVERAGE_INC(test_beta);
+    h2 = current_hash();
+    CHECK(h2 != h0 && h2 != h1, "hash %08"PRIx32" unchanged by overtaking",
+          h2);
+    COVERAGE_INC(test_never);
+    h3 = current_hash();
+    CHECK(h3 != h0 && h3 != h1 && h3 != h2,
+          "hash %08"PRIx32" unchanged by a first count", h3);
+
+    /* Ties with the same names in the same order but split differently:
+     * alpha ahead of beta == never, then alpha == beta ahead of never. */
+    COVERAGE_ADD(test_alpha, coverage_get("test_beta") + 10
+                             - coverage_get("test_alpha"));
+    COVERAGE_ADD(test_never, coverage_get("test_beta")
+                             - coverage_get("test_never"));
+    h1 = current_hash();
+    COVERAGE_ADD(test_beta, coverage_get("test_alpha")
+                            - coverage_get("test_beta"));
+    h2 = current_hash();
+    CHECK(h1 != h2, "hash %08"PRIx32" unchanged by moving a tie", h1);
+}
+
+/* The appctl server thread. */
+struct appctl_server {
+    struct event_base *base;
+    struct unixctl_server *server;
+    struct event *stop_ev;
+    int stop_pipe[2];
+    pthread_t thread;
+    char dir[64];
+    char *path;
+};
+
+static void
+appctl_stop_cb(evutil_socket_t fd OVS_UNUSED, short what OVS_UNUSED,
+               void *base)
+{
+    event_base_loopbreak(base);
+}
+
+static void *
+appctl_main(void *as_)
+{
+    struct appctl_server *as = as_;
+
+    event_base_loop(as->base, EVLOOP_NO_EXIT_ON_EMPTY);
+    return NULL;
+}
+
+/* Starts 'as' on a socket in a new temporary directory.  Returns false
+ * after failing a check. */
+static bool
+appctl_start(struct appctl_server *as)
+{
+    char *err = NULL;
+
+    snprintf(as->dir, sizeof as->dir, "/tmp/test-coverage-ctl.XXXXXX");
+    if (!mkdtemp(as->dir)) {
+        CHECK(false, "mkdtemp: %s", strerror(errno));
+        return false;
+    }
+    as->path = xasprintf("%s/test.ctl", as->dir);
+    as->base = event_base_new();
+    as->server = unixctl_server_create(as->base, as->path, &err);
+    CHECK(as->server, "server on %s: %s", as->path, err ? err : "?");
+    free(err);
+    if (!as->server || pipe(as->stop_pipe)) {
+        event_base_free(as->base);
+        rmdir(as->dir);
+        free(as->path);
+        return false;
+    }
+    as->stop_ev = event_new(as->base, as->stop_pipe[0], EV_READ,
+                            appctl_stop_cb, as->base);
+    event_add(as->stop_ev, NULL);
+    pthread_create(&as->thread, NULL, appctl_main, as);
+    return true;
+}
+
+static void
+appctl_stop(struct appctl_server *as)
+{
+    if (write(as->stop_pipe[1], "x", 1) != 1) {
+        ovs_fatal(errno, "write");
+    }
+    pthread_join(as->thread, NULL);
+    unixctl_server_destroy(as->server);
+    event_free(as->stop_ev);
+    close(as->stop_pipe[0]);
+    close(as->stop_pipe[1]);
+    event_base_free(as->base);
+    rmdir(as->dir);
+    free(as->path);
+}
+
+/* Checks coverage/show's JSON 'c' for counter 'want'. */
+static void
+check_counter_json(const json_t *c, const struct coverage_stat *want)
+{
+    static const char *const rates[] = { "rate_5s", "rate_1m", "rate_1h" };
+    const double values[] = { want->rate_5s, want->rate_1m, want->rate_1h };
+    json_t *total = json_object_get(c, "total");
+
+    CHECK(json_is_object(c) && json_object_size(c) == 4,
+          "%s: not an object of 4 members", want->name);
+    CHECK(json_is_integer(total)
+          && (uint64_t) json_integer_value(total) == want->total,
+          "%s: total", want->name);
+    for (size_t i = 0; i < ARRAY_SIZE(rates); i++) {
+        json_t *rate = json_object_get(c, rates[i]);
+
+        double diff = json_number_value(rate) - values[i];
+
+        CHECK(json_is_number(rate) && diff < 1e-9 && diff > -1e-9,
+              "%s: %s %f, expected %f", want->name, rates[i],
+              json_number_value(rate), values[i]);
+    }
+}
+
+static void
+test_appctl(void)
+{
+    struct appctl_server as;
+    struct coverage_stat *stats;
+    char *result, *error, *text;
+    json_t *json;
+    size_t n;
+    int err;
+
+    if (!appctl_start(&as)) {
+        return;
+    }
+    coverage_register_commands();
+
+    /* Text: coverage_format(). */
+    err = unixctl_client_transact(as.path, "coverage/show", 0, NULL, false,
+                                  10, &result, &error);
+    CHECK(!err, "coverage/show: %s", strerror(err));
+    text = coverage_format();
+    CHECK_STR(result, text);
+    CHECK_STR(error, NULL);
+    free(text);
+    free(result);
+    free(error);
+
+    /* JSON: every counter, counted or not, with its total and rates. */
+    COVERAGE_ADD(test_alpha, 5);
+    coverage_run_at(70000);
+    err = unixctl_client_transact(as.path, "coverage/show", 0, NULL, true,
+                                  10, &result, &error);
+    CHECK(!err, "coverage/show: %s", strerror(err));
+    CHECK_STR(error, NULL);
+    json = result ? json_loads(result, 0, NULL) : NULL;
+    n = coverage_snapshot(&stats);
+    CHECK(json_is_object(json) && json_object_size(json) == n,
+          "coverage/show JSON is not an object of %zu counters: %s", n,
+          result);
+    for (size_t i = 0; i < n; i++) {
+        json_t *c = json_object_get(json, stats[i].name);
+
+        CHECK(c, "coverage/show JSON lacks %s", stats[i].name);
+        check_counter_json(c, &stats[i]);
+    }
+    CHECK_INT(json_integer_value(json_object_get(
+                  json_object_get(json, "test_never"), "total")), 0);
+    CHECK(json_real_value(json_object_get(
+              json_object_get(json, "test_alpha"), "rate_5s")) == 1.0,
+          "test_alpha rate_5s");
+    free(stats);
+    json_decref(json);
+    free(result);
+
+    /* Misuse. */
+    err = unixctl_client_transact(as.path, "coverage/show", 1,
+                                  (const char *[]) { "x" }, true, 10,
+                                  &result, &error);
+    CHECK(!err, "coverage/show x: %s", strerror(err));
+    CHECK_STR(result, NULL);
+    CHECK_STR(error, "\"coverage/show\" command takes at most 0 arguments");
+    free(result);
+    free(error);
+
+    appctl_stop(&as);
+}
+
 int
 main(void)
 {
+    signal(SIGPIPE, SIG_IGN);
     test_counting();
     test_rates();
+    test_appctl();
+    test_hash();
 
     return check_finish("test-coverage");
 }

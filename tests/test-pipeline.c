@@ -141,7 +141,7 @@ static void
 test_hash_once_and_flood(void)
 {
     struct dp *dp = make_dp();
-    struct pmd *pmd = pmd_create(dp, 0, 0);
+    struct pmd *pmd = pmd_create(dp, 0);
     struct test_frame f[4];
     struct dp_batch batch;
     uint64_t hashes_before = hash_n_rss_computed();
@@ -192,7 +192,7 @@ static void
 test_mask_minimal(void)
 {
     struct dp *dp = make_dp();
-    struct pmd *pmd = pmd_create(dp, 0, 0);
+    struct pmd *pmd = pmd_create(dp, 0);
     const struct dp_flow *flow;
     struct test_frame f;
     struct flow mask, expected;
@@ -227,7 +227,7 @@ static void
 test_cache_stages(void)
 {
     struct dp *dp = make_dp();
-    struct pmd *pmd = pmd_create(dp, 0, 0);
+    struct pmd *pmd = pmd_create(dp, 0);
     struct test_frame f;
 
     dp->settings.emc_insert_inv_prob = 0;
@@ -262,7 +262,7 @@ static void
 test_mac_move(void)
 {
     struct dp *dp = make_dp();
-    struct pmd *pmd = pmd_create(dp, 0, 0);
+    struct pmd *pmd = pmd_create(dp, 0);
     struct test_frame f;
     uint32_t out;
 
@@ -290,7 +290,7 @@ static void
 test_idle_expiry(void)
 {
     struct dp *dp = make_dp();
-    struct pmd *pmd = pmd_create(dp, 0, 0);
+    struct pmd *pmd = pmd_create(dp, 0);
     struct test_frame f;
 
     dp->settings.flow_idle_ms = 10000;
@@ -324,7 +324,7 @@ static void
 test_relearn_after_flush(void)
 {
     struct dp *dp = make_dp();
-    struct pmd *pmd = pmd_create(dp, 0, 0);
+    struct pmd *pmd = pmd_create(dp, 0);
     struct mac_learning *ml = ofproto_mac_learning(dp->ofproto);
     struct test_frame f;
 

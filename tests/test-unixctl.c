@@ -153,15 +153,56 @@ release_cb(struct unixctl_conn *conn, int argc OVS_UNUSED,
     }
 }
 
+/* Passed to every text-json reply, with a reference added each time, so
+ * that its reference count shows whether the reply took ownership. */
+static json_t *text_json_probe;
+
+/* text-json [NAME]: a text layout that is not the JSON's, and both NULL
+ * without NAME. */
+static void
+text_json_cb(struct unixctl_conn *conn, int argc, const char *argv[],
+             void *aux OVS_UNUSED)
+{
+    if (argc) {
+        char *text = xasprintf("hello, %s\n", argv[0]);
+        json_t *json = json_pack("{s:s, s:O}", "hello", argv[0],
+                                 "probe", text_json_probe);
+
+        unixctl_command_reply_text_json(conn, text, json);
+        free(text);
+    } else {
+        unixctl_command_reply_text_json(conn, NULL, NULL);
+    }
+}
+
+/* The test commands, registered from this table and expected back from
+ * list-commands. */
+static const struct test_command {
+    const char *name;
+    const char *usage;
+    int min_args, max_args;
+    unixctl_cb_func *cb;
+    void *aux;
+} test_commands[] = {
+    { "echo", "[ARG...]", 0, 3, echo_cb, (void *) echo_cb },
+    { "fail", "WHY", 1, 1, fail_cb, NULL },
+    { "stats-show", "", 0, 0, stats_cb, NULL },
+    { "defer", "", 0, 0, defer_cb, NULL },
+    { "release", "", 0, 0, release_cb, NULL },
+    { "text-json", "[NAME]", 0, 1, text_json_cb, NULL },
+    { "a-very-long-command-name-indeed", "A B", 2, 2, echo_cb,
+      (void *) echo_cb },
+};
+
 static void
 register_commands(void)
 {
-    unixctl_command_register("echo", "[ARG...]", 0, 3, echo_cb,
-                             (void *) echo_cb);
-    unixctl_command_register("fail", "WHY", 1, 1, fail_cb, NULL);
-    unixctl_command_register("stats-show", "", 0, 0, stats_cb, NULL);
-    unixctl_command_register("defer", "", 0, 0, defer_cb, NULL);
-    unixctl_command_register("release", "", 0, 0, release_cb, NULL);
+    for (size_t i = 0; i < ARRAY_SIZE(test_commands); i++) {
+        const struct test_command *c = &test_commands[i];
+
+        unixctl_command_register(c->name, c->usage, c->min_args,
+                                 c->max_args, c->cb, c->aux);
+    }
 }
 
 /* Client helpers. */
@@ -277,16 +318,287 @@ test_replies(void)
     CHECK_TRANSACT("nosuch", 0, NULL, false, NULL,
                    "\"nosuch\" is not a valid command (use list-commands "
                    "to see the commands)");
-    CHECK_TRANSACT("list-commands", 0, NULL, false,
-                   "The available commands are:\n"
-                   "  defer\n"
-                   "  echo                    [ARG...]\n"
-                   "  fail                    WHY\n"
-                   "  list-commands\n"
-                   "  release\n"
-                   "  stats-show\n", NULL);
     CHECK_TRANSACT("list-commands", 1, two, false, NULL,
                    "\"list-commands\" command takes at most 0 arguments");
+}
+
+/* Runs 'method' without arguments and returns its result, for the caller
+ * to free, or NULL after failing a check. */
+static char *
+transact_result(const char *method, bool json)
+{
+    char *result = NULL, *error = NULL;
+    int err;
+
+    err = unixctl_client_transact(sock_path, method, 0, NULL, json, 10,
+                                  &result, &error);
+    CHECK(!err, "%s: %s", method, strerror(err));
+    CHECK(!error, "%s: error %s", method, error);
+    free(error);
+    return result;
+}
+
+static void
+test_list_commands_text(void)
+{
+    char *text = transact_result("list-commands", false);
+    char *save = NULL, *prev = NULL;
+    size_t n_lines = 0;
+
+    CHECK_STR(text, "The available commands are:\n"
+              "  a-very-long-command-name-indeed A B\n"
+              "  defer\n"
+              "  echo                    [ARG...]\n"
+              "  fail                    WHY\n"
+              "  list-commands\n"
+              "  release\n"
+              "  stats-show\n"
+              "  text-json               [NAME]\n");
+    if (!text) {
+        return;
+    }
+
+    /* Each test command has its line, with its usage. */
+    for (size_t i = 0; i < ARRAY_SIZE(test_commands); i++) {
+        const struct test_command *c = &test_commands[i];
+        char *line = (c->usage[0]
+                      ? xasprintf("\n  %-23s %s\n", c->name, c->usage)
+                      : xasprintf("\n  %s\n", c->name));
+
+        CHECK(strstr(text, line), "list-commands lacks \"%s\"", line + 1);
+        free(line);
+    }
+
+    /* The lines after the header are sorted by name. */
+    for (char *l = strtok_r(text, "\n", &save); l;
+         l = strtok_r(NULL, "\n", &save)) {
+        if (n_lines++ == 0) {
+            continue;
+        }
+        CHECK(!strncmp(l, "  ", 2) && l[2] != ' ', "bad line \"%s\"", l);
+        l[2 + strcspn(l + 2, " ")] = '\0';
+        CHECK(!prev || strcmp(prev, l + 2) < 0, "\"%s\" after \"%s\"",
+              l + 2, prev);
+        prev = l + 2;
+    }
+    CHECK_INT(n_lines, 1 + ARRAY_SIZE(test_commands) + 1);
+    free(text);
+}
+
+/* Checks that 'entry' of list-commands' JSON describes 'name' with
+ * 'usage', 'min_args' and 'max_args', and nothing else. */
+static void
+check_command_json(const json_t *entry, const char *name, const char *usage,
+                   int min_args, int max_args)
+{
+    const char *e_name = json_string_value(json_object_get(entry, "name"));
+    const char *e_usage = json_string_value(json_object_get(entry, "usage"));
+    json_t *e_min = json_object_get(entry, "min_args");
+    json_t *e_max = json_object_get(entry, "max_args");
+
+    CHECK(json_is_object(entry) && json_object_size(entry) == 4,
+          "%s: entry is not an object of 4 members", name);
+    CHECK_STR(e_name, name);
+    CHECK_STR(e_usage, usage);
+    CHECK(json_is_integer(e_min) && json_integer_value(e_min) == min_args,
+          "%s: min_args", name);
+    CHECK(json_is_integer(e_max) && json_integer_value(e_max) == max_args,
+          "%s: max_args", name);
+}
+
+static void
+test_list_commands_json(void)
+{
+    char *text = transact_result("list-commands", true);
+    json_t *json = text ? json_loads(text, 0, NULL) : NULL;
+    size_t n = json_array_size(json);
+    size_t n_found = 0;
+
+    CHECK(json_is_array(json), "not a JSON array: %s", text);
+    CHECK_INT(n, ARRAY_SIZE(test_commands) + 1);
+    for (size_t i = 1; i < n; i++) {
+        const char *a = json_string_value(
+            json_object_get(json_array_get(json, i - 1), "name"));
+        const char *b = json_string_value(
+            json_object_get(json_array_get(json, i), "name"));
+
+        CHECK(a && b && strcmp(a, b) < 0, "\"%s\" before \"%s\"", a, b);
+    }
+    for (size_t i = 0; i < n; i++) {
+        const json_t *entry = json_array_get(json, i);
+        const char *name = json_string_value(json_object_get(entry,
+                                                             "name"));
+
+        if (name && !strcmp(name, "list-commands")) {
+            check_command_json(entry, "list-commands", "", 0, 0);
+            n_found++;
+        }
+        for (size_t j = 0; name && j < ARRAY_SIZE(test_commands); j++) {
+            const struct test_command *c = &test_commands[j];
+
+            if (!strcmp(name, c->name)) {
+                check_command_json(entry, c->name, c->usage, c->min_args,
+                                   c->max_args);
+                n_found++;
+            }
+        }
+    }
+    CHECK_INT(n_found, ARRAY_SIZE(test_commands) + 1);
+    json_decref(json);
+    free(text);
+}
+
+static void
+test_reply_text_json(void)
+{
+    const char *name[] = { "bob" };
+    const char *two[] = { "a", "b" };
+
+    /* Text: the text, not the JSON rendered; JSON: the JSON.  Without
+     * NAME, NULL text is "" and NULL JSON is null. */
+    CHECK_TRANSACT("text-json", 1, name, false, "hello, bob\n", NULL);
+    CHECK_INT(text_json_probe->refcount, 1);
+    CHECK_TRANSACT("text-json", 1, name, true,
+                   "{\n  \"hello\": \"bob\",\n  \"probe\": {}\n}", NULL);
+    CHECK_INT(text_json_probe->refcount, 1);
+    CHECK_TRANSACT("text-json", 0, NULL, false, "", NULL);
+    CHECK_TRANSACT("text-json", 0, NULL, true, "null", NULL);
+
+    /* Argument counts are still checked. */
+    CHECK_TRANSACT("text-json", 2, two, true,
+                   NULL, "\"text-json\" command takes at most 1 arguments");
+}
+
+/* Misuse of the protocol or of a command, and the exact error it earns. */
+struct misuse_case {
+    const char *request;        /* Sent raw, followed by an "echo". */
+    const char *error;          /* NULL: "invalid JSON-RPC request: " and
+                                 * jansson's message for 'request'. */
+    const char *id;             /* JSON of the reply's id. */
+    bool closes;                /* The "echo" after it is not answered. */
+};
+
+static const struct misuse_case misuse_cases[] = {
+    /* Command errors: answered with the request's id, the connection goes
+     * on. */
+    { "{\"method\":\"nosuch\",\"params\":[],\"id\":1}",
+      "\"nosuch\" is not a valid command (use list-commands to see the "
+      "commands)", "1", false },
+    { "{\"method\":\"nosuch\",\"format\":\"json\",\"id\":\"j\"}",
+      "\"nosuch\" is not a valid command (use list-commands to see the "
+      "commands)", "\"j\"", false },
+    { "{\"method\":\"fail\",\"params\":[],\"id\":2}",
+      "\"fail\" command requires at least 1 arguments", "2", false },
+    { "{\"method\":\"a-very-long-command-name-indeed\","
+      "\"params\":[\"x\"],\"id\":3}",
+      "\"a-very-long-command-name-indeed\" command requires at least 2 "
+      "arguments", "3", false },
+    { "{\"method\":\"echo\",\"params\":[\"1\",\"2\",\"3\",\"4\"],"
+      "\"id\":4}",
+      "\"echo\" command takes at most 3 arguments", "4", false },
+    { "{\"method\":\"list-commands\",\"params\":[\"x\"],\"id\":5,"
+      "\"format\":\"json\"}",
+      "\"list-commands\" command takes at most 0 arguments", "5", false },
+
+    /* Protocol errors: id null, the connection is closed. */
+    { "{\"method\":\"echo\",\"params\":[1],\"id\":6}",
+      "\"params\" must be strings", "null", true },
+    { "{\"method\":\"echo\",\"params\":[\"a\",null],\"id\":7}",
+      "\"params\" must be strings", "null", true },
+    { "{\"method\":\"echo\",\"params\":\"a\",\"id\":8}",
+      "invalid JSON-RPC request", "null", true },
+    { "{\"method\":7,\"id\":9}", "invalid JSON-RPC request", "null",
+      true },
+    { "{\"params\":[],\"id\":10}", "invalid JSON-RPC request", "null",
+      true },
+    { "{\"method\":\"echo\",\"format\":1,\"id\":11}",
+      "invalid JSON-RPC request", "null", true },
+    { "{ bad json }", NULL, "null", true },
+    { "{\"method\":\"echo\",\"params\":[\"\\q\"]}", NULL, "null", true },
+    { "[1, 2]", "invalid JSON-RPC request: not a JSON object", "null",
+      true },
+    { "\"echo\"", "invalid JSON-RPC request: not a JSON object", "null",
+      true },
+};
+
+/* Decodes the JSON object at '*ofs' in 'text' and advances '*ofs' past
+ * it.  Returns NULL at the end of 'text' or on a decoding error. */
+static json_t *
+next_reply(const char *text, size_t *ofs)
+{
+    size_t len = strlen(text);
+    json_error_t err;
+    json_t *reply;
+
+    if (*ofs >= len) {
+        return NULL;
+    }
+    reply = json_loadb(text + *ofs, len - *ofs, JSON_DISABLE_EOF_CHECK,
+                       &err);
+    *ofs = reply ? *ofs + err.position : len;
+    return reply;
+}
+
+static void
+test_misuse(void)
+{
+    static const char after[] = "{\"method\":\"echo\",\"params\":"
+                                "[\"after\"],\"id\":99}";
+
+    for (size_t i = 0; i < ARRAY_SIZE(misuse_cases); i++) {
+        const struct misuse_case *c = &misuse_cases[i];
+        char *request = xasprintf("%s%s", c->request, after);
+        json_t *want_id = json_loads(c->id, JSON_DECODE_ANY, NULL);
+        char *want_error = NULL;
+        json_t *reply, *second;
+        size_t ofs = 0;
+        char *text;
+        int fd;
+
+        check_set_context("misuse %zu: %s", i, c->request);
+        if (!c->error) {
+            json_error_t err;
+            json_t *req = json_loadb(c->request, strlen(c->request), 0,
+                                     &err);
+
+            CHECK(!req, "request parses");
+            json_decref(req);
+            want_error = xasprintf("invalid JSON-RPC request: %s", err.text);
+        }
+
+        fd = raw_connect();
+        raw_send(fd, request, strlen(request));
+        shutdown(fd, SHUT_WR);
+        text = raw_read_all(fd);
+        close(fd);
+
+        reply = next_reply(text, &ofs);
+        CHECK(json_is_object(reply) && json_object_size(reply) == 3,
+              "reply \"%s\"", text);
+        CHECK_STR(json_string_value(json_object_get(reply, "error")),
+                  c->error ? c->error : want_error);
+        CHECK(json_is_null(json_object_get(reply, "result")),
+              "result in \"%s\"", text);
+        CHECK(json_equal(json_object_get(reply, "id"), want_id),
+              "id in \"%s\", expected %s", text, c->id);
+
+        second = next_reply(text, &ofs);
+        if (c->closes) {
+            CHECK(!second, "answered after a protocol error: \"%s\"", text);
+        } else {
+            CHECK_STR(json_string_value(json_object_get(second, "result")),
+                      "after");
+        }
+        CHECK_INT(ofs, strlen(text));
+
+        json_decref(second);
+        json_decref(reply);
+        json_decref(want_id);
+        free(want_error);
+        free(text);
+        free(request);
+    }
+    check_set_context("%s", "");
 }
 
 static void
@@ -565,6 +877,10 @@ main(void)
 {
     static const struct check_test tests[] = {
         { "replies", test_replies },
+        { "list-commands-text", test_list_commands_text },
+        { "list-commands-json", test_list_commands_json },
+        { "reply-text-json", test_reply_text_json },
+        { "misuse", test_misuse },
         { "json-format", test_json_format },
         { "raw-protocol", test_raw_protocol },
         { "deferred-reply", test_deferred_reply },
@@ -582,6 +898,7 @@ main(void)
         ovs_fatal(errno, "mkdtemp");
     }
     snprintf(sock_path, sizeof sock_path, "%s/test.ctl", tmpdir);
+    text_json_probe = json_object();
     register_commands();
 
     if (server_start(&st, sock_path)) {
@@ -590,6 +907,7 @@ main(void)
         CHECK(access(sock_path, F_OK), "socket left after destroy");
     }
     test_stale_and_dir();
+    json_decref(text_json_probe);
     rmdir(tmpdir);
     return check_finish("test-unixctl");
 }

@@ -8,18 +8,24 @@
  * and whole lines under concurrent logging.
  *
  * The console is switched off first so that the test's own output stays
- * readable; everything is checked through the log file.
+ * readable; everything is checked through the log file.  The vlog/list and
+ * vlog/set commands are run, as text and as JSON, through a real appctl
+ * server that runs in its own thread on a socket in a temporary
+ * directory.
  */
 #include <autoconf.h>
 #include "vlog.h"
 
 #include <ctype.h>
 #include <errno.h>
+#include <event2/event.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include "check.h"
+#include "unixctl.h"
 #include "util.h"
 
 VLOG_DEFINE_THIS_MODULE(test_vlog);
@@ -440,6 +446,305 @@ test_for_each(void)
     CHECK_INT(found, 1);
 }
 
+/* The appctl server thread. */
+struct appctl_server {
+    struct event_base *base;
+    struct unixctl_server *server;
+    struct event *stop_ev;
+    int stop_pipe[2];
+    pthread_t thread;
+    char dir[64];
+    char *path;
+};
+
+static void
+appctl_stop_cb(evutil_socket_t fd OVS_UNUSED, short what OVS_UNUSED,
+               void *base)
+{
+    event_base_loopbreak(base);
+}
+
+static void *
+appctl_main(void *as_)
+{
+    struct appctl_server *as = as_;
+
+    event_base_loop(as->base, EVLOOP_NO_EXIT_ON_EMPTY);
+    return NULL;
+}
+
+/* Starts 'as' on a socket in a new temporary directory.  Returns false
+ * after failing a check. */
+static bool
+appctl_start(struct appctl_server *as)
+{
+    char *err = NULL;
+
+    snprintf(as->dir, sizeof as->dir, "/tmp/test-vlog-ctl.XXXXXX");
+    if (!mkdtemp(as->dir)) {
+        CHECK(false, "mkdtemp: %s", strerror(errno));
+        return false;
+    }
+    as->path = xasprintf("%s/test.ctl", as->dir);
+    as->base = event_base_new();
+    as->server = unixctl_server_create(as->base, as->path, &err);
+    CHECK(as->server, "server on %s: %s", as->path, err ? err : "?");
+    free(err);
+    if (!as->server || pipe(as->stop_pipe)) {
+        event_base_free(as->base);
+        rmdir(as->dir);
+        free(as->path);
+        return false;
+    }
+    as->stop_ev = event_new(as->base, as->stop_pipe[0], EV_READ,
+                            appctl_stop_cb, as->base);
+    event_add(as->stop_ev, NULL);
+    pthread_create(&as->thread, NULL, appctl_main, as);
+    return true;
+}
+
+static void
+appctl_stop(struct appctl_server *as)
+{
+    if (write(as->stop_pipe[1], "x", 1) != 1) {
+        ovs_fatal(errno, "write");
+    }
+    pthread_join(as->thread, NULL);
+    unixctl_server_destroy(as->server);
+    event_free(as->stop_ev);
+    close(as->stop_pipe[0]);
+    close(as->stop_pipe[1]);
+    event_base_free(as->base);
+    rmdir(as->dir);
+    free(as->path);
+}
+
+static struct appctl_server appctl_server;
+
+/* Runs 'method' with 'arg' (NULL: no argument) on the test server, as JSON
+ * if 'json'.  Stores the result and error in '*result' and '*error' for
+ * the caller to free. */
+static void
+appctl(const char *method, const char *arg, bool json, char **result,
+       char **error)
+{
+    int err = unixctl_client_transact(appctl_server.path, method,
+                                      arg ? 1 : 0, &arg, json, 10, result,
+                                      error);
+
+    CHECK(!err, "%s: %s", method, strerror(err));
+}
+
+/* Runs 'method' with 'arg' as JSON and returns the decoded result, or NULL
+ * after failing a check. */
+static json_t *
+appctl_json(const char *method, const char *arg)
+{
+    char *result, *error;
+    json_t *json = NULL;
+
+    appctl(method, arg, true, &result, &error);
+    CHECK(result && !error, "%s %s: error %s", method, arg ? arg : "",
+          error);
+    if (result) {
+        json = json_loads(result, JSON_DECODE_ANY, NULL);
+        CHECK(json, "%s: not JSON: %s", method, result);
+    }
+    free(result);
+    free(error);
+    return json;
+}
+
+/* Checks that 'levels' is {"console": C, "syslog": S, "file": F} with the
+ * level names of 'module' now, in lower case. */
+static void
+check_levels_json(const json_t *levels, const char *module)
+{
+    struct vlog_module *m = vlog_module_from_name(module);
+
+    CHECK(json_is_object(levels) && json_object_size(levels) == 3,
+          "%s: levels not an object of 3 members", module);
+    for (int d = 0; m && d < VLF_N_DESTINATIONS; d++) {
+        const char *name = vlog_get_destination_name(d);
+        const char *got = json_string_value(json_object_get(levels, name));
+        char want[16];
+
+        snprintf(want, sizeof want, "%s",
+                 vlog_get_level_name(vlog_get_level(m, d)));
+        for (char *p = want; *p; p++) {
+            *p = tolower((unsigned char) *p);
+        }
+        CHECK(got && !strcmp(got, want), "%s %s: %s, expected %s", module,
+              name, got ? got : "(missing)", want);
+    }
+}
+
+static void
+count_modules(const char *name OVS_UNUSED,
+              const enum vlog_level *levels OVS_UNUSED, void *n_)
+{
+    size_t *n = n_;
+
+    (*n)++;
+}
+
+/* Counts, in '*n', the modules whose file level is not DBG. */
+static void
+count_file_not_dbg(const char *name OVS_UNUSED, const enum vlog_level *levels,
+                   void *n_)
+{
+    size_t *n = n_;
+
+    *n += levels[VLF_FILE] != VLL_DBG;
+}
+
+/* vlog/set cases, run in order as text and as JSON. */
+static const struct set_case {
+    const char *spec;
+    const char *error;          /* NULL: valid. */
+    const char *json;           /* Expected JSON result, if valid. */
+} set_cases[] = {
+    { "test_vlog:syslog:err", NULL,
+      "{\"test_vlog\": {\"console\": \"off\", \"syslog\": \"err\", "
+      "\"file\": \"info\"}}" },
+    { "test_vlog:syslog:err", NULL, "{}" },
+    { "TEST_VLOG:file:Warn", NULL,
+      "{\"test_vlog\": {\"console\": \"off\", \"syslog\": \"err\", "
+      "\"file\": \"warn\"}}" },
+    { "syslog:off:test_vlog", NULL,
+      "{\"test_vlog\": {\"console\": \"off\", \"syslog\": \"off\", "
+      "\"file\": \"warn\"}}" },
+    { "file:info", NULL,
+      "{\"test_vlog\": {\"console\": \"off\", \"syslog\": \"off\", "
+      "\"file\": \"info\"}}" },
+    { "nope:dbg", "\"nope:dbg\": \"nope\" is not a known module, "
+      "destination (console, syslog, file) or level (off, emer, err, warn, "
+      "info, dbg)" },
+    { "test_vlog:dbg:info", "\"test_vlog:dbg:info\": more than one level" },
+    { "", "empty log level specification" },
+};
+
+static void
+test_appctl_set(bool json)
+{
+    struct vlog_module *m = vlog_module_from_name("test_vlog");
+
+    for (size_t i = 0; i < ARRAY_SIZE(set_cases); i++) {
+        const struct set_case *c = &set_cases[i];
+        char *result, *error;
+
+        check_set_context("vlog/set %s (%s)", c->spec,
+                          json ? "json" : "text");
+        appctl("vlog/set", c->spec, json, &result, &error);
+        if (c->error) {
+            CHECK_STR(result, NULL);
+            CHECK_STR(error, c->error);
+        } else if (!json) {
+            CHECK_STR(result, "");
+            CHECK_STR(error, NULL);
+        } else {
+            json_t *got = result ? json_loads(result, 0, NULL) : NULL;
+            json_t *want = json_loads(c->json, 0, NULL);
+
+            CHECK_STR(error, NULL);
+            CHECK(json_equal(got, want), "result %s, expected %s", result,
+                  c->json);
+            json_decref(got);
+            json_decref(want);
+        }
+        free(result);
+        free(error);
+    }
+    check_set_context("%s", "");
+
+    /* Back to where the cases started; a failed spec changed nothing. */
+    CHECK_INT(vlog_get_level(m, VLF_CONSOLE), VLL_OFF);
+    CHECK_INT(vlog_get_level(m, VLF_FILE), VLL_INFO);
+    CHECK_INT(vlog_get_level(m, VLF_SYSLOG), VLL_OFF);
+}
+
+static void
+test_appctl(void)
+{
+    char *result, *error, *text;
+    json_t *json, *levels;
+    const char *name;
+    size_t n = 0, n_not_dbg = 0;
+
+    if (!appctl_start(&appctl_server)) {
+        return;
+    }
+    vlog_register_commands();
+
+    /* vlog/list: the same text as vlog_list(), and every module with its
+     * three levels as JSON. */
+    appctl("vlog/list", NULL, false, &result, &error);
+    text = vlog_list();
+    CHECK_STR(result, text);
+    CHECK_STR(error, NULL);
+    free(text);
+    free(result);
+    free(error);
+
+    json = appctl_json("vlog/list", NULL);
+    vlog_for_each_module(count_modules, &n);
+    CHECK(json_is_object(json) && json_object_size(json) == n,
+          "vlog/list JSON: not an object of %zu modules", n);
+    CHECK(json_object_get(json, "test_vlog"), "vlog/list JSON: no test_vlog");
+    json_object_foreach (json, name, levels) {
+        check_levels_json(levels, name);
+    }
+    json_decref(json);
+    CHECK_INT(vlog_get_level(vlog_module_from_name("test_vlog"), VLF_CONSOLE),
+              VLL_OFF);
+
+    /* vlog/set. */
+    test_appctl_set(false);
+    test_appctl_set(true);
+
+    /* Several specifications: applied in turn up to the first error. */
+    {
+        const char *args[] = { "test_vlog:file:err", "loud" };
+        struct vlog_module *m = vlog_module_from_name("test_vlog");
+
+        CHECK(!unixctl_client_transact(appctl_server.path, "vlog/set", 2,
+                                       args, true, 10, &result, &error),
+              "vlog/set two specs");
+        CHECK_STR(result, NULL);
+        CHECK_STR(error, "\"loud\": \"loud\" is not a known module, "
+                  "destination (console, syslog, file) or level (off, emer, "
+                  "err, warn, info, dbg)");
+        CHECK_INT(vlog_get_level(m, VLF_FILE), VLL_ERR);
+        free(result);
+        free(error);
+        set_levels("test_vlog:file:info");
+    }
+
+    /* ANY: each module whose level changed, once. */
+    vlog_for_each_module(count_file_not_dbg, &n_not_dbg);
+    json = appctl_json("vlog/set", "ANY:file:dbg");
+    CHECK(json_is_object(json) && json_object_size(json) == n_not_dbg,
+          "vlog/set ANY:file:dbg: not an object of %zu modules", n_not_dbg);
+    json_object_foreach (json, name, levels) {
+        check_levels_json(levels, name);
+    }
+    json_decref(json);
+    set_levels("ANY:file:info");
+
+    /* Misuse. */
+    appctl("vlog/set", NULL, true, &result, &error);
+    CHECK_STR(error, "\"vlog/set\" command requires at least 1 arguments");
+    CHECK_STR(result, NULL);
+    free(result);
+    free(error);
+    appctl("vlog/list", "x", false, &result, &error);
+    CHECK_STR(error, "\"vlog/list\" command takes at most 0 arguments");
+    free(result);
+    free(error);
+
+    appctl_stop(&appctl_server);
+}
+
 int
 main(void)
 {
@@ -458,6 +763,8 @@ main(void)
     test_rate_limit();
     test_threads();
     test_for_each();
+    signal(SIGPIPE, SIG_IGN);
+    test_appctl();
 
     CHECK_INT(vlog_set_log_file(NULL), 0);
     CHECK(!vlog_get_log_file(), "log file still set");

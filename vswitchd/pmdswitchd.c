@@ -27,6 +27,7 @@
 #include <urcu-qsbr.h>
 
 #include "config.h"
+#include "config-apply.h"
 #include "coverage.h"
 #include "dp.h"
 #include "unixctl.h"
@@ -276,10 +277,15 @@ on_signal(evutil_socket_t sig, short events OVS_UNUSED, void *base_)
 
 static void
 on_sighup(evutil_socket_t sig OVS_UNUSED, short events OVS_UNUSED,
-          void *aux OVS_UNUSED)
+          void *reload)
 {
-    VLOG_WARN("SIGHUP received: configuration reload is not available in "
-              "this version; restart pmdswitchd to apply a new config");
+    char *summary;
+    char *error;
+
+    VLOG_INFO("SIGHUP received: reloading the config");
+    error = config_reload(reload, &summary);  /* Logs the outcome. */
+    free(summary);
+    free(error);
 }
 
 static void
@@ -317,13 +323,14 @@ register_commands(struct event_base *base, struct dp *dp)
 
 /* Runs the control loop on 'base' until a terminating signal or "exit". */
 static void
-run_control_loop(struct event_base *base, struct dp *dp)
+run_control_loop(struct event_base *base, struct dp *dp,
+                 struct config_reload *reload)
 {
     struct timeval tick = { .tv_sec = 0, .tv_usec = 1000 };
     struct event *ev_term, *ev_int, *ev_hup, *ev_tick;
     ev_term = evsignal_new(base, SIGTERM, on_signal, base);
     ev_int = evsignal_new(base, SIGINT, on_signal, base);
-    ev_hup = evsignal_new(base, SIGHUP, on_sighup, NULL);
+    ev_hup = evsignal_new(base, SIGHUP, on_sighup, reload);
     ev_tick = event_new(base, -1, EV_PERSIST, on_tick, dp);
     event_add(ev_term, NULL);
     event_add(ev_int, NULL);
@@ -341,6 +348,7 @@ run_control_loop(struct event_base *base, struct dp *dp)
 int
 main(int argc, char *argv[])
 {
+    struct config_reload reload;
     struct unixctl_server *unixctl;
     struct event_base *base;
     struct pmd_config *cfg;
@@ -385,8 +393,8 @@ main(int argc, char *argv[])
         exit_with_error(error);
     }
     dp = dp_create(cfg, &error);
-    config_destroy(cfg);
     if (!dp) {
+        config_destroy(cfg);
         if (opts.log_file) {
             VLOG_ERR("%s", error);    /* The console gets it just below. */
         }
@@ -395,6 +403,7 @@ main(int argc, char *argv[])
         exit_with_error(error);
     }
     register_commands(base, dp);
+    config_reload_init(&reload, dp, opts.config, cfg);
     if (opts.pidfile) {
         int err = write_pidfile(opts.pidfile);
 
@@ -411,13 +420,14 @@ main(int argc, char *argv[])
         detach_finish(detach_fd);
     }
 
-    run_control_loop(base, dp);
+    run_control_loop(base, dp, &reload);
 
     unixctl_server_destroy(unixctl);
     event_base_free(base);
     dp_stop_pmds(dp);
     dp_log_stats(dp);
     dp_destroy(dp);
+    config_reload_uninit(&reload);
     if (opts.pidfile) {
         unlink(opts.pidfile);
     }

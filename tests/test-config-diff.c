@@ -1,0 +1,595 @@
+/*
+ * Copyright (c) 2026 The pmdswitch authors.
+ * SPDX-License-Identifier: Apache-2.0
+ *
+ * Tests for lib/config-diff: a table of old and new configuration texts,
+ * each parsed with config_parse_string(), with the ports, other_config keys
+ * and rules the difference must name, the exact one-line summary, or the
+ * exact error for a change that needs a restart.  Every port setting and
+ * every rule field is changed on its own, next to edits that must not
+ * count (ports or trunks reordered, a default written out or left out, a
+ * CPU mask spelled differently, a rule moved to another line).
+ */
+#include <autoconf.h>
+#include "config-diff.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "check.h"
+#include "util.h"
+
+/* The configuration texts use ' for " to stay readable; parse_config()
+ * swaps them back. */
+#define P1 "{'name': 'p1', 'interface': 'veth-a'}"
+#define P2 "{'name': 'p2', 'interface': 'veth-b', 'options': {'n_rxq': 2}}"
+#define VM1 "{'name': 'vm1', 'interface': 'tap-vm1', 'type': 'tap', " \
+    "'create': true}"
+#define P3 "{'name': 'p3', 'interface': 'veth-c', 'tag': 10}"
+#define UP0 "{'name': 'up0', 'type': 'bond', 'members': ['veth-d', " \
+    "'veth-e'], 'trunks': [10, 20], 'options': {'bond_mode': 'balance-tcp'}}"
+#define P4 "{'name': 'p4', 'interface': 'veth-f'}"
+#define P5 "{'name': 'p5', 'interface': 'veth-g'}"
+
+/* Port lists: the base one, and the base one with one port replaced. */
+#define PORTS_WITH(A, B, C, D, E) A ", " B ", " C ", " D ", " E
+#define PORTS PORTS_WITH(P1, P2, VM1, P3, UP0)
+#define PORTS_P1(X) PORTS_WITH(X, P2, VM1, P3, UP0)
+#define PORTS_P2(X) PORTS_WITH(P1, X, VM1, P3, UP0)
+#define PORTS_VM1(X) PORTS_WITH(P1, P2, X, P3, UP0)
+#define PORTS_P3(X) PORTS_WITH(P1, P2, VM1, X, UP0)
+#define PORTS_UP0(X) PORTS_WITH(P1, P2, VM1, P3, X)
+
+#define RULE1 "{'priority': 100, 'match': 'in_port=p1', " \
+    "'actions': 'output:p2', 'cookie': 5}"
+#define RULE2 "{'match': 'in_port=p2', 'actions': 'normal'}"
+#define RULES RULE1 ", " RULE2
+
+#define OTHER "'pmd-cpu-mask': '0x2', 'emc-insert-inv-prob': 50, " \
+    "'mac-aging-time': 300"
+
+#define BRIDGE(NAME, PORTS_, RULES_)                                    \
+    "{'name': '" NAME "', 'ports': [" PORTS_ "], 'rules': [" RULES_ "]}"
+#define CFG_BRIDGES(BRIDGES, OTHER_)                                    \
+    "{'bridges': [" BRIDGES "], 'other_config': {" OTHER_ "}}"
+#define CFG(PORTS_, RULES_, OTHER_)                                     \
+    CFG_BRIDGES(BRIDGE("br0", PORTS_, RULES_), OTHER_)
+#define BASE CFG(PORTS, RULES, OTHER)
+
+struct diff_case {
+    const char *name;
+    const char *old, *new;      /* Configuration texts. */
+    const char *error;          /* Expected error, or NULL. */
+    const char *removed;        /* Names of 'removed_ports', in order. */
+    const char *added;          /* Names of 'added_ports', in order. */
+    size_t n_kept;
+    const char *other;          /* Keys of 'other_changed', in order. */
+    bool rules_changed;
+    const char *format;         /* config_diff_format(). */
+};
+
+static const struct diff_case diff_cases[] = {
+    /* Nothing or nothing that counts. */
+    { "identical", BASE, BASE, NULL, "", "", 5, "", false, "no changes" },
+    { "ports shuffled", BASE, CFG(PORTS_WITH(UP0, P3, P1, VM1, P2), RULES,
+                                  OTHER),
+      NULL, "", "", 5, "", false, "no changes" },
+    { "trunks reordered", BASE,
+      CFG(PORTS_UP0("{'name': 'up0', 'type': 'bond', 'members': "
+                    "['veth-d', 'veth-e'], 'trunks': [20, 10], 'options': "
+                    "{'bond_mode': 'balance-tcp'}}"), RULES, OTHER),
+      NULL, "", "", 5, "", false, "no changes" },
+    { "defaults written out", BASE,
+      CFG(PORTS_WITH("{'name': 'p1', 'interface': 'veth-a', 'type': "
+                     "'system', 'create': false, 'options': {'n_rxq': 1}}",
+                     P2, VM1, P3, UP0), RULES, OTHER),
+      NULL, "", "", 5, "", false, "no changes" },
+    { "interface left to default", CFG("{'name': 'eth1'}", "", ""),
+      CFG("{'name': 'eth1', 'interface': 'eth1'}", "", ""),
+      NULL, "", "", 1, "", false, "no changes" },
+    { "bond mode left to default",
+      CFG("{'name': 'b0', 'type': 'bond', 'members': ['eth2']}", "", ""),
+      CFG("{'name': 'b0', 'type': 'bond', 'members': ['eth2'], "
+          "'options': {'bond_mode': 'active-backup'}}", "", ""),
+      NULL, "", "", 1, "", false, "no changes" },
+    { "rules moved to other lines", BASE,
+      CFG(PORTS, "\n\n  " RULE1 ",\n  " RULE2 "\n", OTHER),
+      NULL, "", "", 5, "", false, "no changes" },
+    { "no bridges", CFG_BRIDGES("", ""), CFG_BRIDGES("", ""),
+      NULL, "", "", 0, "", false, "no changes" },
+    { "second bridge identical",
+      CFG_BRIDGES(BRIDGE("br0", P1, "") ", " BRIDGE("br1", P2 ", " P3,
+                                                     RULE2), ""),
+      CFG_BRIDGES(BRIDGE("br0", P4, "") ", " BRIDGE("br1", P3 ", " P2,
+                                                     RULE2), ""),
+      NULL, "p1", "p4", 0, "", false, "ports added: p4; ports removed: p1" },
+
+    /* Ports added and removed. */
+    { "port added", BASE, CFG(PORTS ", " P4, RULES, OTHER),
+      NULL, "", "p4", 5, "", false, "ports added: p4" },
+    { "ports added", BASE, CFG(P5 ", " PORTS ", " P4, RULES, OTHER),
+      NULL, "", "p5 p4", 5, "", false, "ports added: p5, p4" },
+    { "port removed", BASE, CFG(PORTS_WITH(P1, P2, VM1, UP0, P4), RULES,
+                                OTHER),
+      NULL, "p3", "p4", 4, "", false,
+      "ports added: p4; ports removed: p3" },
+    { "all ports removed", CFG(P1 ", " P2, "", ""), CFG("", "", ""),
+      NULL, "p1 p2", "", 0, "", false, "ports removed: p1, p2" },
+    { "port renamed", BASE,
+      CFG(PORTS_P1("{'name': 'p1b', 'interface': 'veth-a'}"), RULES,
+          OTHER),
+      NULL, "p1", "p1b", 4, "", false,
+      "ports added: p1b; ports removed: p1" },
+    { "interfaces swapped",
+      CFG("{'name': 'a', 'interface': 'x'}, "
+          "{'name': 'b', 'interface': 'y'}", "", ""),
+      CFG("{'name': 'a', 'interface': 'y'}, "
+          "{'name': 'b', 'interface': 'x'}", "", ""),
+      NULL, "a b", "a b", 0, "", false, "ports changed: a, b" },
+    { "changed ports reordered",
+      CFG("{'name': 'a', 'interface': 'x'}, "
+          "{'name': 'b', 'interface': 'y'}", "", ""),
+      CFG("{'name': 'b', 'interface': 'x'}, "
+          "{'name': 'a', 'interface': 'y'}", "", ""),
+      NULL, "a b", "b a", 0, "", false, "ports changed: b, a" },
+
+    /* Ports changed, one setting at a time. */
+    { "interface changed", BASE,
+      CFG(PORTS_P1("{'name': 'p1', 'interface': 'veth-z'}"), RULES, OTHER),
+      NULL, "p1", "p1", 4, "", false, "ports changed: p1" },
+    { "type changed", BASE,
+      CFG(PORTS_P1("{'name': 'p1', 'interface': 'veth-a', 'type': "
+                   "'tap'}"), RULES, OTHER),
+      NULL, "p1", "p1", 4, "", false, "ports changed: p1" },
+    { "create changed", BASE,
+      CFG(PORTS_VM1("{'name': 'vm1', 'interface': 'tap-vm1', 'type': "
+                    "'tap'}"), RULES, OTHER),
+      NULL, "vm1", "vm1", 4, "", false, "ports changed: vm1" },
+    { "tag changed", BASE,
+      CFG(PORTS_P3("{'name': 'p3', 'interface': 'veth-c', 'tag': 11}"),
+          RULES, OTHER),
+      NULL, "p3", "p3", 4, "", false, "ports changed: p3" },
+    { "tag added", BASE,
+      CFG(PORTS_P1("{'name': 'p1', 'interface': 'veth-a', 'tag': 10}"),
+          RULES, OTHER),
+      NULL, "p1", "p1", 4, "", false, "ports changed: p1" },
+    { "tag to trunk", BASE,
+      CFG(PORTS_P3("{'name': 'p3', 'interface': 'veth-c', 'trunks': "
+                   "[10]}"), RULES, OTHER),
+      NULL, "p3", "p3", 4, "", false, "ports changed: p3" },
+    { "trunk VLAN changed", BASE,
+      CFG(PORTS_UP0("{'name': 'up0', 'type': 'bond', 'members': "
+                    "['veth-d', 'veth-e'], 'trunks': [10, 21], 'options': "
+                    "{'bond_mode': 'balance-tcp'}}"), RULES, OTHER),
+      NULL, "up0", "up0", 4, "", false, "ports changed: up0" },
+    { "trunk VLAN added", BASE,
+      CFG(PORTS_UP0("{'name': 'up0', 'type': 'bond', 'members': "
+                    "['veth-d', 'veth-e'], 'trunks': [10, 20, 30], "
+                    "'options': {'bond_mode': 'balance-tcp'}}"), RULES,
+          OTHER),
+      NULL, "up0", "up0", 4, "", false, "ports changed: up0" },
+    { "trunks to all VLANs", BASE,
+      CFG(PORTS_UP0("{'name': 'up0', 'type': 'bond', 'members': "
+                    "['veth-d', 'veth-e'], 'options': "
+                    "{'bond_mode': 'balance-tcp'}}"), RULES, OTHER),
+      NULL, "up0", "up0", 4, "", false, "ports changed: up0" },
+    { "member changed", BASE,
+      CFG(PORTS_UP0("{'name': 'up0', 'type': 'bond', 'members': "
+                    "['veth-d', 'veth-x'], 'trunks': [10, 20], 'options': "
+                    "{'bond_mode': 'balance-tcp'}}"), RULES, OTHER),
+      NULL, "up0", "up0", 4, "", false, "ports changed: up0" },
+    { "member added", BASE,
+      CFG(PORTS_UP0("{'name': 'up0', 'type': 'bond', 'members': "
+                    "['veth-d', 'veth-e', 'veth-x'], 'trunks': [10, 20], "
+                    "'options': {'bond_mode': 'balance-tcp'}}"), RULES,
+          OTHER),
+      NULL, "up0", "up0", 4, "", false, "ports changed: up0" },
+    { "members reordered", BASE,
+      CFG(PORTS_UP0("{'name': 'up0', 'type': 'bond', 'members': "
+                    "['veth-e', 'veth-d'], 'trunks': [10, 20], 'options': "
+                    "{'bond_mode': 'balance-tcp'}}"), RULES, OTHER),
+      NULL, "up0", "up0", 4, "", false, "ports changed: up0" },
+    { "n_rxq changed", BASE,
+      CFG(PORTS_P2("{'name': 'p2', 'interface': 'veth-b', 'options': "
+                   "{'n_rxq': 3}}"), RULES, OTHER),
+      NULL, "p2", "p2", 4, "", false, "ports changed: p2" },
+    { "n_rxq back to default", BASE,
+      CFG(PORTS_P2("{'name': 'p2', 'interface': 'veth-b'}"), RULES, OTHER),
+      NULL, "p2", "p2", 4, "", false, "ports changed: p2" },
+    { "bond_mode changed", BASE,
+      CFG(PORTS_UP0("{'name': 'up0', 'type': 'bond', 'members': "
+                    "['veth-d', 'veth-e'], 'trunks': [10, 20], 'options': "
+                    "{'bond_mode': 'balance-slb'}}"), RULES, OTHER),
+      NULL, "up0", "up0", 4, "", false, "ports changed: up0" },
+    { "bond_mode back to default", BASE,
+      CFG(PORTS_UP0("{'name': 'up0', 'type': 'bond', 'members': "
+                    "['veth-d', 'veth-e'], 'trunks': [10, 20]}"), RULES,
+          OTHER),
+      NULL, "up0", "up0", 4, "", false, "ports changed: up0" },
+    { "bond to system port", BASE,
+      CFG(PORTS_UP0("{'name': 'up0', 'interface': 'veth-d', 'trunks': "
+                    "[10, 20]}"), RULES, OTHER),
+      NULL, "up0", "up0", 4, "", false, "ports changed: up0" },
+
+    /* other_config. */
+    { "other_config values changed", BASE,
+      CFG(PORTS, RULES, OTHER ", 'smc-enable': false"),
+      NULL, "", "", 5, "smc-enable", false,
+      "other_config changed: smc-enable" },
+    { "other_config two values changed", BASE,
+      CFG(PORTS, RULES, "'smc-enable': false, 'mac-aging-time': 300, "
+          "'pmd-cpu-mask': '0x2', 'emc-insert-inv-prob': 60"),
+      NULL, "", "", 5, "emc-insert-inv-prob smc-enable", false,
+      "other_config changed: emc-insert-inv-prob, smc-enable" },
+    { "key removed, equal to default", BASE,
+      CFG(PORTS, RULES, "'pmd-cpu-mask': '0x2', 'emc-insert-inv-prob': 50"),
+      NULL, "", "", 5, "", false, "no changes" },
+    { "key added, equal to default", BASE,
+      CFG(PORTS, RULES, OTHER ", 'smc-enable': true, 'tx-flush-interval': 0"),
+      NULL, "", "", 5, "", false, "no changes" },
+    { "key removed, not default", BASE,
+      CFG(PORTS, RULES, "'pmd-cpu-mask': '0x2', 'mac-aging-time': 300"),
+      NULL, "", "", 5, "emc-insert-inv-prob", false,
+      "other_config changed: emc-insert-inv-prob" },
+    { "key added, not default", CFG(PORTS, RULES, ""),
+      CFG(PORTS, RULES, "'flow-idle-timeout': 500"),
+      NULL, "", "", 5, "flow-idle-timeout", false,
+      "other_config changed: flow-idle-timeout" },
+    { "cpu mask with leading zero", BASE,
+      CFG(PORTS, RULES, "'pmd-cpu-mask': '0x02', 'emc-insert-inv-prob': 50"),
+      NULL, "", "", 5, "", false, "no changes" },
+    { "cpu mask without 0x, upper case",
+      CFG(PORTS, RULES, "'pmd-cpu-mask': '0xa'"),
+      CFG(PORTS, RULES, "'pmd-cpu-mask': '00A'"),
+      NULL, "", "", 5, "", false, "no changes" },
+    { "cpu mask changed", BASE,
+      CFG(PORTS, RULES, "'pmd-cpu-mask': '0x6', 'emc-insert-inv-prob': 50"),
+      NULL, "", "", 5, "pmd-cpu-mask", false,
+      "other_config changed: pmd-cpu-mask" },
+    { "cpu mask removed", BASE,
+      CFG(PORTS, RULES, "'emc-insert-inv-prob': 50"),
+      NULL, "", "", 5, "pmd-cpu-mask", false,
+      "other_config changed: pmd-cpu-mask" },
+    { "every key changed", CFG_BRIDGES("", ""),
+      CFG_BRIDGES("", "'pmd-cpu-mask': '1', 'use-tpacket-v3': false, "
+                  "'emc-insert-inv-prob': 0, 'smc-enable': false, "
+                  "'userspace-tso-enable': false, 'pmd-sleep-max': 1, "
+                  "'tx-flush-interval': 1, 'pmd-rxq-assign': 'roundrobin', "
+                  "'bond-rebalance-interval': 0, 'mac-aging-time': 15, "
+                  "'flow-idle-timeout': 100"),
+      NULL, "", "", 0,
+      "pmd-cpu-mask use-tpacket-v3 emc-insert-inv-prob smc-enable "
+      "userspace-tso-enable pmd-sleep-max tx-flush-interval pmd-rxq-assign "
+      "bond-rebalance-interval mac-aging-time flow-idle-timeout", false,
+      "other_config changed: pmd-cpu-mask, use-tpacket-v3, "
+      "emc-insert-inv-prob, smc-enable, userspace-tso-enable, "
+      "pmd-sleep-max, tx-flush-interval, pmd-rxq-assign, "
+      "bond-rebalance-interval, mac-aging-time, flow-idle-timeout" },
+
+    /* Rules. */
+    { "rule added", BASE, CFG(PORTS, RULES ", " RULE2, OTHER),
+      NULL, "", "", 5, "", true, "rules changed" },
+    { "rules removed", BASE, CFG(PORTS, "", OTHER),
+      NULL, "", "", 5, "", true, "rules changed" },
+    { "rules reordered", BASE, CFG(PORTS, RULE2 ", " RULE1, OTHER),
+      NULL, "", "", 5, "", true, "rules changed" },
+    { "rule priority changed", BASE,
+      CFG(PORTS, "{'priority': 101, 'match': 'in_port=p1', 'actions': "
+          "'output:p2', 'cookie': 5}, " RULE2, OTHER),
+      NULL, "", "", 5, "", true, "rules changed" },
+    { "rule priority written out", BASE,
+      CFG(PORTS, RULE1 ", {'priority': 32768, 'match': 'in_port=p2', "
+          "'actions': 'normal'}", OTHER),
+      NULL, "", "", 5, "", false, "no changes" },
+    { "rule match changed", BASE,
+      CFG(PORTS, "{'priority': 100, 'match': 'in_port=p3', 'actions': "
+          "'output:p2', 'cookie': 5}, " RULE2, OTHER),
+      NULL, "", "", 5, "", true, "rules changed" },
+    { "rule match removed", BASE,
+      CFG(PORTS, "{'priority': 100, 'actions': 'output:p2', 'cookie': 5}, "
+          RULE2, OTHER),
+      NULL, "", "", 5, "", true, "rules changed" },
+    { "rule actions changed", BASE,
+      CFG(PORTS, "{'priority': 100, 'match': 'in_port=p1', 'actions': "
+          "'output:p3', 'cookie': 5}, " RULE2, OTHER),
+      NULL, "", "", 5, "", true, "rules changed" },
+    { "rule cookie changed", BASE,
+      CFG(PORTS, "{'priority': 100, 'match': 'in_port=p1', 'actions': "
+          "'output:p2', 'cookie': 6}, " RULE2, OTHER),
+      NULL, "", "", 5, "", true, "rules changed" },
+    { "rule cookie in hex", BASE,
+      CFG(PORTS, "{'priority': 100, 'match': 'in_port=p1', 'actions': "
+          "'output:p2', 'cookie': '0x5'}, " RULE2, OTHER),
+      NULL, "", "", 5, "", false, "no changes" },
+
+    /* Everything at once, in the order of the summary. */
+    { "all kinds", BASE,
+      CFG(PORTS_WITH(P3, P5, UP0, VM1,
+                     "{'name': 'p2', 'interface': 'veth-b'}") ", " P4,
+          RULE1, "'pmd-cpu-mask': '0x2', 'emc-insert-inv-prob': 60, "
+          "'smc-enable': false"),
+      NULL, "p1 p2", "p5 p2 p4", 3, "emc-insert-inv-prob smc-enable", true,
+      "ports added: p5, p4; ports removed: p1; ports changed: p2; "
+      "other_config changed: emc-insert-inv-prob, smc-enable; "
+      "rules changed" },
+
+    /* Needs a restart. */
+    { "bridge renamed", BASE,
+      CFG_BRIDGES(BRIDGE("br1", PORTS ", " P4, RULE2), ""),
+      "renaming bridge br0 to br1 needs a restart: a running bridge keeps "
+      "its name", "", "", 0, "", false, "no changes" },
+    { "bridge added", BASE,
+      CFG_BRIDGES(BRIDGE("br0", PORTS, RULES) ", " BRIDGE("br1", P4, ""),
+                  OTHER),
+      "changing the number of bridges from 1 to 2 needs a restart: "
+      "bridges are created only at start-up", "", "", 0, "", false,
+      "no changes" },
+    { "bridge removed", BASE, CFG_BRIDGES("", "'smc-enable': false"),
+      "changing the number of bridges from 1 to 0 needs a restart: "
+      "bridges are created only at start-up", "", "", 0, "", false,
+      "no changes" },
+    { "second bridge renamed",
+      CFG_BRIDGES(BRIDGE("br0", P1, "") ", " BRIDGE("br1", P2, ""), ""),
+      CFG_BRIDGES(BRIDGE("br0", P1, "") ", " BRIDGE("br2", P2, ""), ""),
+      "renaming bridge br1 to br2 needs a restart: a running bridge keeps "
+      "its name", "", "", 0, "", false, "no changes" },
+    { "second bridge port changed",
+      CFG_BRIDGES(BRIDGE("br0", P1, "") ", " BRIDGE("br1", P2, ""), ""),
+      CFG_BRIDGES(BRIDGE("br0", P4, "") ", " BRIDGE("br1", P3, ""), ""),
+      "changing bridge br1 needs a restart: only the first bridge, br0, is "
+      "reconfigured at run time", "", "", 0, "", false, "no changes" },
+    { "second bridge rule changed",
+      CFG_BRIDGES(BRIDGE("br0", P1, "") ", " BRIDGE("br1", P2, ""), ""),
+      CFG_BRIDGES(BRIDGE("br0", P1, "") ", " BRIDGE("br1", P2, RULE2), ""),
+      "changing bridge br1 needs a restart: only the first bridge, br0, is "
+      "reconfigured at run time", "", "", 0, "", false, "no changes" },
+};
+
+/* Parses 'text', with ' standing for ", into a new config to destroy. */
+static struct pmd_config *
+parse_config(const char *text)
+{
+    struct pmd_config *config;
+    char *json = xstrdup(text);
+    char *error = NULL;
+
+    for (char *p = json; *p; p++) {
+        if (*p == '\'') {
+            *p = '"';
+        }
+    }
+    config = config_parse_string(json, "test.json", &error);
+    CHECK(config && !error, "parse error: %s in %s", error ? error : "?",
+          json);
+    free(error);
+    free(json);
+    return config;
+}
+
+/* Returns the names of the ports of 'br' at the 'n' indexes in 'idx',
+ * separated by spaces, for the caller to free.  Checks that the indexes
+ * ascend and are in range. */
+static char *
+port_names(const struct config_bridge *br, const size_t *idx, size_t n)
+{
+    char *names = xstrdup("");
+
+    for (size_t i = 0; i < n; i++) {
+        char *s;
+
+        CHECK(i == 0 || idx[i - 1] < idx[i], "index %zu (%zu) does not "
+              "ascend", i, idx[i]);
+        if (!br || idx[i] >= br->n_ports) {
+            CHECK(false, "index %zu (%zu) out of range", i, idx[i]);
+            continue;
+        }
+        s = xasprintf("%s%s%s", names, i ? " " : "", br->ports[idx[i]].name);
+        free(names);
+        names = s;
+    }
+    return names;
+}
+
+/* Returns the names of the keys of 'diff->other_changed' separated by
+ * spaces, for the caller to free, and stores their number in '*n'. */
+static char *
+other_names(const struct config_diff *diff, size_t *n)
+{
+    char *names = xstrdup("");
+
+    *n = 0;
+    for (int k = 0; k < CONFIG_OTHER_N_KEYS; k++) {
+        if (diff->other_changed[k]) {
+            char *s = xasprintf("%s%s%s", names, *n ? " " : "",
+                                config_other_key_name(k));
+            free(names);
+            names = s;
+            (*n)++;
+        }
+    }
+    return names;
+}
+
+/* Returns true if every byte of 'diff' is zero. */
+static bool
+diff_is_zero(const struct config_diff *diff)
+{
+    static const struct config_diff zero;
+
+    return !memcmp(diff, &zero, sizeof *diff);
+}
+
+static void
+run_diff_case(const struct diff_case *c)
+{
+    struct pmd_config *old = parse_config(c->old);
+    struct pmd_config *new = parse_config(c->new);
+    const struct config_bridge *old_br, *new_br;
+    bool expect_empty;
+    struct config_diff diff;
+    size_t n_other;
+    char *error;
+    char *s;
+
+    if (!old || !new) {
+        config_destroy(old);
+        config_destroy(new);
+        return;
+    }
+    old_br = old->n_bridges ? &old->bridges[0] : NULL;
+    new_br = new->n_bridges ? &new->bridges[0] : NULL;
+
+    /* Garbage in 'diff' beforehand must not matter. */
+    memset(&diff, 0xa5, sizeof diff);
+    error = config_diff_compute(old, new, &diff);
+    CHECK_STR(error, c->error);
+    if (error) {
+        CHECK(diff_is_zero(&diff), "diff not empty after an error");
+    }
+    free(error);
+
+    s = port_names(old_br, diff.removed_ports, diff.n_removed_ports);
+    CHECK_STR(s, c->removed);
+    free(s);
+    s = port_names(new_br, diff.added_ports, diff.n_added_ports);
+    CHECK_STR(s, c->added);
+    free(s);
+    CHECK_INT(diff.n_kept_ports, c->n_kept);
+    if (!c->error) {
+        CHECK_INT(diff.n_kept_ports + diff.n_removed_ports,
+                  old_br ? old_br->n_ports : 0);
+        CHECK_INT(diff.n_kept_ports + diff.n_added_ports,
+                  new_br ? new_br->n_ports : 0);
+    }
+    CHECK(!diff.n_removed_ports == !diff.removed_ports,
+          "removed_ports is %p with %zu entries",
+          (void *) diff.removed_ports, diff.n_removed_ports);
+    CHECK(!diff.n_added_ports == !diff.added_ports,
+          "added_ports is %p with %zu entries",
+          (void *) diff.added_ports, diff.n_added_ports);
+
+    s = other_names(&diff, &n_other);
+    CHECK_STR(s, c->other);
+    CHECK_INT(diff.n_other_changed, n_other);
+    free(s);
+    CHECK_INT(diff.rules_changed, c->rules_changed);
+
+    expect_empty = (!c->removed[0] && !c->added[0] && !c->other[0]
+                    && !c->rules_changed);
+    CHECK_INT(config_diff_is_empty(&diff), expect_empty);
+
+    s = config_diff_format(&diff, old, new);
+    CHECK_STR(s, c->format);
+    free(s);
+
+    config_diff_uninit(&diff);
+    CHECK(diff_is_zero(&diff), "diff not zeroed by config_diff_uninit()");
+    config_diff_uninit(&diff);
+    config_destroy(old);
+    config_destroy(new);
+}
+
+static void
+test_diff_cases(void)
+{
+    for (size_t i = 0; i < ARRAY_SIZE(diff_cases); i++) {
+        check_set_context("%s", diff_cases[i].name);
+        run_diff_case(&diff_cases[i]);
+    }
+    check_set_context("%s", "");
+}
+
+/* The difference is not symmetric in its indexes, but swapping 'old' and
+ * 'new' must swap added and removed and keep everything else. */
+static void
+test_swapped(void)
+{
+    for (size_t i = 0; i < ARRAY_SIZE(diff_cases); i++) {
+        const struct diff_case *c = &diff_cases[i];
+        struct pmd_config *old, *new;
+        struct config_diff fwd, back;
+        char *e1, *e2;
+
+        check_set_context("%s, swapped", c->name);
+        old = parse_config(c->old);
+        new = parse_config(c->new);
+        if (old && new) {
+            e1 = config_diff_compute(old, new, &fwd);
+            e2 = config_diff_compute(new, old, &back);
+            CHECK(!e1 == !e2, "error one way only: %s, %s",
+                  e1 ? e1 : "none", e2 ? e2 : "none");
+            CHECK_INT(back.n_removed_ports, fwd.n_added_ports);
+            CHECK_INT(back.n_added_ports, fwd.n_removed_ports);
+            CHECK_INT(back.n_kept_ports, fwd.n_kept_ports);
+            CHECK(!memcmp(back.other_changed, fwd.other_changed,
+                          sizeof fwd.other_changed), "other_changed");
+            CHECK_INT(back.rules_changed, fwd.rules_changed);
+            free(e1);
+            free(e2);
+            config_diff_uninit(&fwd);
+            config_diff_uninit(&back);
+        }
+        config_destroy(old);
+        config_destroy(new);
+    }
+    check_set_context("%s", "");
+}
+
+static void
+test_uninit_empty(void)
+{
+    struct config_diff diff;
+
+    memset(&diff, 0, sizeof diff);
+    CHECK(config_diff_is_empty(&diff), "zeroed diff is empty");
+    config_diff_uninit(&diff);
+    CHECK(diff_is_zero(&diff), "empty diff changed by uninit");
+    config_diff_uninit(&diff);
+    CHECK(diff_is_zero(&diff), "empty diff changed by second uninit");
+}
+
+/* Each field of the diff alone makes it non-empty, and n_kept_ports does
+ * not. */
+static void
+test_is_empty(void)
+{
+    struct config_diff diff;
+    size_t idx = 0;
+
+    memset(&diff, 0, sizeof diff);
+    diff.n_kept_ports = 3;
+    CHECK(config_diff_is_empty(&diff), "kept ports only");
+
+    memset(&diff, 0, sizeof diff);
+    diff.removed_ports = &idx;
+    diff.n_removed_ports = 1;
+    CHECK(!config_diff_is_empty(&diff), "removed port");
+
+    memset(&diff, 0, sizeof diff);
+    diff.added_ports = &idx;
+    diff.n_added_ports = 1;
+    CHECK(!config_diff_is_empty(&diff), "added port");
+
+    memset(&diff, 0, sizeof diff);
+    diff.other_changed[CONFIG_OTHER_SMC_ENABLE] = true;
+    diff.n_other_changed = 1;
+    CHECK(!config_diff_is_empty(&diff), "other_config");
+
+    memset(&diff, 0, sizeof diff);
+    diff.rules_changed = true;
+    CHECK(!config_diff_is_empty(&diff), "rules");
+}
+
+int
+main(void)
+{
+    static const struct check_test tests[] = {
+        { "diff_cases", test_diff_cases },
+        { "swapped", test_swapped },
+        { "uninit_empty", test_uninit_empty },
+        { "is_empty", test_is_empty },
+    };
+
+    check_run_tests(tests, ARRAY_SIZE(tests));
+    return check_finish("test-config-diff");
+}
