@@ -332,11 +332,14 @@ dp_port_lookup(const struct dp *dp, const char *name)
     return NULL;
 }
 
+/* Opens a port.  'replaces' says that a port of 'dp' has 'ifname' open
+ * and goes once this one is attached. */
 static struct dp_port *
 dp_port_open__(struct dp *dp, const char *name, const char *ifname,
-               int n_rxq, const char *type, char **errp)
+               int n_rxq, const char *type, bool replaces, char **errp)
 {
-    struct netdev_options opts = { .n_rxq = n_rxq, .n_txq = dp->n_cpus };
+    struct netdev_options opts = { .n_rxq = n_rxq, .n_txq = dp->n_cpus,
+                                   .replaces = replaces };
     struct netdev *netdev;
     struct dp_port *port;
     char *error = NULL;
@@ -366,9 +369,18 @@ struct dp_port *
 dp_port_open(struct dp *dp, const struct config_port *cp,
              const struct config_other *other, char **errp)
 {
+    bool replaces = false;
+
+    /* A valid config names each interface once, so a port that has it
+     * open now is one the new config removes or changes. */
+    for (int i = 0; i < DP_MAX_PORTS; i++) {
+        replaces |= dp->ports[i]
+                    && !strcmp(netdev_get_name(dp->ports[i]->netdev),
+                               cp->interface);
+    }
     return dp_port_open__(dp, cp->name, cp->interface,
                           cp->n_rxq ? cp->n_rxq : 1, dp_port_type(other),
-                          errp);
+                          replaces, errp);
 }
 
 void
@@ -636,7 +648,7 @@ dp_swap_providers(struct dp *dp, const struct config_other *other)
         if (port && strcmp(netdev_get_type(port->netdev), type)) {
             fresh[i] = dp_port_open__(dp, port->name,
                                       netdev_get_name(port->netdev),
-                                      port->n_rxqs, type, &error);
+                                      port->n_rxqs, type, true, &error);
         }
     }
     for (int i = 0; i < DP_MAX_PORTS; i++) {

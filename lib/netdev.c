@@ -242,7 +242,7 @@ netdev_open(const char *ifname, const char *type,
     /* The lock covers the whole open so that two racing opens of one
      * interface cannot both pass the duplicate check. */
     pthread_mutex_lock(&netdev_mutex);
-    if (ifindex_is_open(ifindex)) {
+    if (!opts->replaces && ifindex_is_open(ifindex)) {
         /* Two ports on one interface would each receive every frame. */
         pthread_mutex_unlock(&netdev_mutex);
         set_error(errp, xasprintf("interface %s is already open", ifname));

@@ -46,6 +46,9 @@ struct netdev_stats {
 struct netdev_options {
     int n_rxq;                  /* Receive queues (>= 1). */
     int n_txq;                  /* Transmit queues: one per PMD (>= 1). */
+    bool replaces;              /* Another netdev has the interface open
+                                 * and is closed once this one takes over:
+                                 * skip the one-port-per-interface check. */
 };
 
 /* Opens kernel interface 'ifname' with provider 'type'.  On success stores
