@@ -156,17 +156,6 @@ dp_unixctl_pmd_stats_show(struct unixctl_conn *conn, int argc,
         json_decref(json);
         return;
     }
-    if (core < 0) {
-        /* The control thread forwards nothing: its block, which Open
-         * vSwitch's scripts expect, holds its own zero counters. */
-        uint64_t zero[PMD_N_STATS] = { 0 };
-        json_t *obj = dp_stats_json(zero);
-
-        pmd_perf_format_ovs(zero, -1, buf, sizeof buf);
-        dp_text_put(&text, "%s", buf);
-        json_object_set_new(obj, "thread", json_string("main"));
-        json_array_append_new(json, obj);
-    }
     for (int i = 0; i < dp->n_pmds; i++) {
         struct pmd_perf_snapshot s;
         json_t *obj;
@@ -180,6 +169,17 @@ dp_unixctl_pmd_stats_show(struct unixctl_conn *conn, int argc,
         obj = dp_stats_json(s.c);
         json_object_set_new(obj, "core_id",
                             json_integer(dp->pmds[i]->core_id));
+        json_array_append_new(json, obj);
+    }
+    if (core < 0) {
+        /* The control thread forwards nothing: its block, which Open
+         * vSwitch's scripts expect, holds its own zero counters. */
+        uint64_t zero[PMD_N_STATS] = { 0 };
+        json_t *obj = dp_stats_json(zero);
+
+        pmd_perf_format_ovs(zero, -1, buf, sizeof buf);
+        dp_text_put(&text, "%s", buf);
+        json_object_set_new(obj, "thread", json_string("main"));
         json_array_append_new(json, obj);
     }
     dp_reply(conn, &text, json);

@@ -345,15 +345,17 @@ pmd_request_uninit(struct pmd_request *req)
     req->n_flows = 0;
 }
 
-/* Polls each rxq of 'poll' once.  Returns the number of packets processed
- * and the largest batch in '*max_batch'. */
+/* Polls each rxq of 'poll' once.  Returns the number of packets processed,
+ * the largest batch in '*max_batch' and the cycles spent processing in
+ * '*busy'. */
 static uint32_t
 pmd_poll_once(struct pmd *pmd, const struct pmd_poll_list *poll,
-              uint32_t *max_batch)
+              uint32_t *max_batch, uint64_t *busy)
 {
     uint32_t n_packets = 0;
 
     *max_batch = 0;
+    *busy = 0;
     for (int i = 0; i < poll->n; i++) {
         struct pmd_rxq *q = poll->rxqs[i];
         uint64_t start = cycles_now();
@@ -362,8 +364,6 @@ pmd_poll_once(struct pmd *pmd, const struct pmd_poll_list *poll,
 
         dp_batch_init(&batch);
         if (netdev_rxq_recv(q->rxq, &batch, q->port_no)) {
-            pmd_perf_add(&pmd->perf, PMD_STAT_CYCLES_IDLE,
-                         cycles_now() - start);
             continue;
         }
         pmd_perf_count_rx_batch(&pmd->perf, batch.count);
@@ -373,7 +373,7 @@ pmd_poll_once(struct pmd *pmd, const struct pmd_poll_list *poll,
         *max_batch = MAX(*max_batch, batch.count);
         spent = cycles_now() - start;
         __atomic_store_n(&q->cycles, q->cycles + spent, __ATOMIC_RELAXED);
-        pmd_perf_add(&pmd->perf, PMD_STAT_CYCLES_BUSY, spent);
+        *busy += spent;
     }
     return n_packets;
 }
@@ -439,10 +439,12 @@ pmd_main(void *pmd_)
     for (uint32_t idle = 0;
          !__atomic_load_n(&pmd->exit, __ATOMIC_ACQUIRE); ) {
         const struct pmd_poll_list *poll = rcu_dereference(pmd->poll);
+        uint64_t start = cycles_now();
         struct pmd_request *req;
-        uint32_t max_batch;
-        uint32_t n = pmd_poll_once(pmd, poll, &max_batch);
+        uint32_t max_batch, n;
+        uint64_t busy;
 
+        n = pmd_poll_once(pmd, poll, &max_batch, &busy);
         pmd_perf_add(&pmd->perf, PMD_STAT_ITERATIONS, 1);
         if (n) {
             pmd_perf_add(&pmd->perf, PMD_STAT_BUSY_ITERATIONS, 1);
@@ -465,6 +467,11 @@ pmd_main(void *pmd_)
         if (UNLIKELY(req && !req->done)) {
             pmd_serve_request(pmd, req);
         }
+        /* Everything but processing received frames is idle time:
+         * empty polls, housekeeping, requests.  Naps are not counted. */
+        pmd_perf_add(&pmd->perf, PMD_STAT_CYCLES_BUSY, busy);
+        pmd_perf_add(&pmd->perf, PMD_STAT_CYCLES_IDLE,
+                     cycles_now() - start - busy);
         pmd_sleep_maybe(pmd, max_batch);
         rcu_quiescent_state();
     }

@@ -3,10 +3,11 @@
 # SPDX-License-Identifier: Apache-2.0
 #
 # System test: pmdswitch-appctl against the running daemon.  Traffic
-# between two namespaces must show in dpctl/show and pmd-stats-show; bad
-# requests get error replies with exit status 2; a second daemon on the
-# same socket is refused and leaves the first running; "exit" stops the
-# daemon cleanly.
+# between two namespaces must show in dpctl/show and pmd-stats-show; every
+# command listed by list-commands answers in text and in JSON; misuse gets
+# exact error replies with exit status 2; a second daemon on the same
+# socket is refused and leaves the first running; "exit" stops the daemon
+# cleanly.
 
 set -euo pipefail
 # shellcheck source-path=SCRIPTDIR source=lib.sh
@@ -30,10 +31,12 @@ ps_start_daemon "$CONFIG"
 
 ps_info "commands"
 out=$(ps_appctl list-commands)
-for cmd in version exit dpctl/show dpif-netdev/pmd-stats-show \
-           dpif-netdev/pmd-stats-clear vlog/list vlog/set coverage/show \
+for cmd in version exit dpctl/show dpctl/dump-flows dpctl/del-flows \
+           dpif-netdev/pmd-stats-show dpif-netdev/pmd-stats-clear \
+           dpif-netdev/pmd-rxq-show dpif-netdev/pmd-perf-show \
+           dpif-netdev/pmd-rxq-rebalance vlog/list vlog/set coverage/show \
            fdb/show fdb/flush other-config/list other-config/get \
-           memory/show; do
+           other-config/set config/reload memory/show; do
     grep -q "^  $cmd" <<<"$out" || ps_fail "list-commands lacks $cmd"
 done
 ps_assert_eq "version" "pmdswitchd (pmdswitch) $(sed -n \
@@ -69,6 +72,68 @@ rc=0; ps_appctl fdb/show nobridge 2>/dev/null || rc=$?
 ps_assert_eq "fdb/show of an unknown bridge status" 2 "$rc"
 ps_assert_eq "other-config/get" 100 "$(ps_appctl other-config/get emc-insert-inv-prob)"
 ps_appctl memory/show | grep -q "ports:2 " || ps_fail "memory/show: wrong ports"
+
+ps_info "every command, in text and in JSON"
+# Arguments for the commands that need some; "exit" comes last.
+declare -A ARGS=(
+    [fdb/show]=br0 [fdb/flush]=br0 [other-config/get]=smc-enable
+    [other-config/set]=smc-enable=true [vlog/set]=pmd:file:info
+    [dpif-netdev/pmd-stats-show]="-pmd 1" [dpif-netdev/pmd-perf-show]="-pmd 1"
+    [dpif-netdev/pmd-rxq-show]="-pmd 1" [dpctl/dump-flows]=-m
+)
+commands=$(ps_appctl -f json list-commands |
+           python3 -c 'import json, sys
+print(" ".join(c["name"] for c in json.load(sys.stdin)))')
+n=0
+for cmd in $commands; do
+    [[ $cmd == exit ]] && continue
+    read -r -a args <<<"${ARGS[$cmd]:-}"
+    ps_appctl "$cmd" "${args[@]}" >"$PS_LOG_DIR/text.out" ||
+        ps_fail "appctl $cmd ${args[*]} failed in text"
+    ps_appctl -f json "$cmd" "${args[@]}" >"$PS_LOG_DIR/json.out" ||
+        ps_fail "appctl -f json $cmd ${args[*]} failed"
+    python3 -c 'import json, sys; json.load(open(sys.argv[1]))' \
+        "$PS_LOG_DIR/json.out" 2>/dev/null ||
+        ps_fail "appctl -f json $cmd: not JSON: $(head -c 200 "$PS_LOG_DIR/json.out")"
+    n=$((n + 1))
+done
+((n >= 20)) || ps_fail "only $n commands listed"
+ps_info "ok: $n commands answer in text and JSON"
+ps_assert_eq "config/reload of the same file" "no changes" \
+    "$(ps_appctl config/reload)"
+
+ps_info "exact errors for misuse"
+# expect_error MESSAGE CMD...: appctl CMD must fail with status 2 and
+# exactly MESSAGE.
+expect_error()
+{
+    local want=$1 rc=0 got
+    shift
+    got=$(ps_appctl "$@" 2>&1 >/dev/null) || rc=$?
+    ps_assert_eq "status of appctl $*" 2 "$rc"
+    ps_assert_eq "error of appctl $*" "$want" "$(head -n 1 <<<"$got")"
+}
+expect_error '"version" command takes at most 0 arguments' version extra
+expect_error '"fdb/show" command requires at least 1 arguments' fdb/show
+expect_error 'no such bridge "br9" (the bridge is "br0")' fdb/show br9
+expect_error '-pmd takes a core number, not "x"' \
+    dpif-netdev/pmd-stats-show -pmd x
+expect_error 'no pmd thread on core 0' dpif-netdev/pmd-rxq-show -pmd 0
+expect_error 'usage: dpif-netdev/pmd-perf-show [-pmd CORE]' \
+    dpif-netdev/pmd-perf-show -x 1
+expect_error 'usage: dpctl/dump-flows [-m]' dpctl/dump-flows -x
+expect_error '"smc-enable" must be true or false, got "maybe"' \
+    other-config/set smc-enable=maybe
+expect_error '"pmd-sleep-max" must be an integer from 0 to 10000, got 99999' \
+    other-config/set pmd-sleep-max=99999
+expect_error '"emc-insert-inv-prob": expected KEY=VALUE' \
+    other-config/set emc-insert-inv-prob
+known="pmd-cpu-mask, use-tpacket-v3, emc-insert-inv-prob, smc-enable"
+got=$(ps_appctl other-config/get nokey 2>&1 >/dev/null || true)
+[[ $got == 'unknown other_config key "nokey" (known keys: '"$known"* ]] ||
+    ps_fail "other-config/get nokey: \"$got\""
+ps_assert_eq "smc-enable after refused sets" true \
+    "$(ps_appctl other-config/get smc-enable)"
 
 ps_info "errors"
 rc=0; ps_appctl no-such-command 2>"$PS_LOG_DIR/err" || rc=$?
