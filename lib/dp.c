@@ -612,6 +612,8 @@ dp_apply_settings(struct dp *dp, const struct config_other *other)
                      __ATOMIC_RELAXED);
     __atomic_store_n(&s->sleep_max_us, other->pmd_sleep_max,
                      __ATOMIC_RELAXED);
+    __atomic_store_n(&s->tx_flush_us, other->tx_flush_interval,
+                     __ATOMIC_RELAXED);
 }
 
 /* Says which explicitly set other_config keys this version accepts but
@@ -621,7 +623,6 @@ dp_warn_inert_settings(const struct config_other *other)
 {
     static const enum config_other_key inert[] = {
         CONFIG_OTHER_USERSPACE_TSO_ENABLE, /* Offloads always pass through. */
-        CONFIG_OTHER_TX_FLUSH_INTERVAL,
         CONFIG_OTHER_BOND_REBALANCE_INTERVAL,
     };
 
@@ -744,6 +745,7 @@ dp_create(const struct pmd_config *cfg, char **errp)
     dp->ofproto = ofproto_create(br->name, cfg->other.mac_aging_time);
     dp->other = cfg->other;
     dp->stats_cleared_ms = time_msec();
+    pmd_perf_tsc_hz();          /* Calibrates now, not in a PMD or reply. */
     dp->next_interval_ms = time_msec() + PMD_RXQ_INTERVAL_MS;
     dp_apply_settings(dp, &cfg->other);
     dp_warn_inert_settings(&cfg->other);

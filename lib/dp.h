@@ -50,6 +50,8 @@ struct dp_settings {
     bool smc_enable;
     uint32_t flow_idle_ms;
     uint32_t sleep_max_us;      /* pmd-sleep-max; 0: never sleep. */
+    uint32_t tx_flush_us;       /* tx-flush-interval; 0: after each rx
+                                 * batch. */
 };
 
 struct dp {

@@ -347,11 +347,20 @@ pmd_request_uninit(struct pmd_request *req)
 
 /* Polls each rxq of 'poll' once.  Returns the number of packets processed,
  * the largest batch in '*max_batch' and the cycles spent processing in
- * '*busy'. */
+ * '*busy'.
+ *
+ * Output batches go out after each rx batch, or, with tx-flush-interval
+ * set, when the oldest frame in them has waited that long, and at the
+ * latest at the end of the iteration: frames point into rx buffers that
+ * the next receive on their queue reuses, and that a poll-list change may
+ * close after this thread's next quiescent state. */
 static uint32_t
 pmd_poll_once(struct pmd *pmd, const struct pmd_poll_list *poll,
               uint32_t *max_batch, uint64_t *busy)
 {
+    uint32_t flush_us = __atomic_load_n(&pmd->dp->settings.tx_flush_us,
+                                        __ATOMIC_RELAXED);
+    uint64_t flush_at = UINT64_MAX;
     uint32_t n_packets = 0;
 
     *max_batch = 0;
@@ -362,18 +371,32 @@ pmd_poll_once(struct pmd *pmd, const struct pmd_poll_list *poll,
         struct dp_batch batch;
         uint64_t spent;
 
+        if (start >= flush_at) {
+            pmd_flush_tx(pmd);
+            flush_at = UINT64_MAX;
+        }
         dp_batch_init(&batch);
         if (netdev_rxq_recv(q->rxq, &batch, q->port_no)) {
             continue;
         }
         pmd_perf_count_rx_batch(&pmd->perf, batch.count);
         pipeline_process(pmd, &batch, q->port_no);
-        pmd_flush_tx(pmd);
+        if (!flush_us) {
+            pmd_flush_tx(pmd);
+        } else if (flush_at == UINT64_MAX) {
+            flush_at = start + flush_us * pmd->cycles_per_us;
+        }
         n_packets += batch.count;
         *max_batch = MAX(*max_batch, batch.count);
         spent = cycles_now() - start;
         __atomic_store_n(&q->cycles, q->cycles + spent, __ATOMIC_RELAXED);
         *busy += spent;
+    }
+    if (pmd->n_dirty_tx) {
+        uint64_t start = cycles_now();
+
+        pmd_flush_tx(pmd);
+        *busy += cycles_now() - start;
     }
     return n_packets;
 }
@@ -434,6 +457,7 @@ pmd_main(void *pmd_)
     pmd->now_ms = time_msec();
     pmd->next_sweep_ms = pmd->now_ms + PMD_SWEEP_INTERVAL_MS;
     pmd->ofproto_gen = ofproto_generation(pmd->dp->ofproto);
+    pmd->cycles_per_us = MAX(1, pmd_perf_tsc_hz() / 1000000);
     VLOG_INFO("pmd thread on core %d started", pmd->core_id);
 
     for (uint32_t idle = 0;

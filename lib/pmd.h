@@ -129,6 +129,7 @@ struct pmd {
     long long next_sweep_ms;    /* Next idle-flow sweep and re-rank. */
     long long now_ms;           /* Time at the start of this iteration. */
     uint32_t sleep_us;          /* Current load-based sleep. */
+    uint64_t cycles_per_us;     /* cycles_now() ticks per microsecond. */
 };
 
 /* Creates (but does not start) a PMD for 'core_id', with an empty poll

@@ -10,7 +10,8 @@
 #   - config/reload adds port p3 (namespace C), which then forwards;
 #   - other-config/set changes emc-insert-inv-prob and smc-enable, then
 #     pmd-cpu-mask to two PMDs and back to one (rx queues move between
-#     PMDs), then pmd-sleep-max; a bad key or value is refused;
+#     PMDs), then pmd-sleep-max and tx-flush-interval; a bad key or value
+#     is refused;
 #   - dpctl/del-flows empties the flow tables;
 #   - SIGHUP reloads a file without p3, which goes away.
 #
@@ -118,10 +119,13 @@ ps_assert_eq "pmds with mask 0x2" 1 "$(n_pmds)"
 ps_appctl dpif-netdev/pmd-rxq-show | grep -q "core_id 1:" ||
     ps_fail "pmd-rxq-show: no pmd on core 1"
 
-ps_info "pmd-sleep-max"
-ps_appctl other-config/set pmd-sleep-max=200 >/dev/null
-sleep 0.5
-ps_appctl other-config/set pmd-sleep-max=0 >/dev/null
+ps_info "pmd-sleep-max and tx-flush-interval"
+ps_appctl other-config/set pmd-sleep-max=200 tx-flush-interval=50 >/dev/null
+ps_ping_all "$A" 3 10.79.4.2
+sleeps=$(json_get "$(ps_appctl -f json dpif-netdev/pmd-stats-show)" \
+    'sum(p["sleeps"] for p in d)')
+((sleeps > 0)) || ps_fail "pmd-sleep-max=200: the PMD never slept"
+ps_appctl other-config/set pmd-sleep-max=0 tx-flush-interval=0 >/dev/null
 
 ps_info "dpctl/del-flows"
 deleted=$(json_get "$(ps_appctl -f json dpctl/del-flows)" 'd["deleted"]')
