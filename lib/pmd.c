@@ -346,8 +346,7 @@ pmd_request_uninit(struct pmd_request *req)
 }
 
 /* Polls each rxq of 'poll' once.  Returns the number of packets processed,
- * the largest batch in '*max_batch' and the cycles spent processing in
- * '*busy'.
+ * and the cycles spent processing them in '*busy'.
  *
  * Output batches go out after each rx batch, or, with tx-flush-interval
  * set, when the oldest frame in them has waited that long, and at the
@@ -356,14 +355,13 @@ pmd_request_uninit(struct pmd_request *req)
  * close after this thread's next quiescent state. */
 static uint32_t
 pmd_poll_once(struct pmd *pmd, const struct pmd_poll_list *poll,
-              uint32_t *max_batch, uint64_t *busy)
+              uint64_t *busy)
 {
     uint32_t flush_us = __atomic_load_n(&pmd->dp->settings.tx_flush_us,
                                         __ATOMIC_RELAXED);
     uint64_t flush_at = UINT64_MAX;
     uint32_t n_packets = 0;
 
-    *max_batch = 0;
     *busy = 0;
     for (int i = 0; i < poll->n; i++) {
         struct pmd_rxq *q = poll->rxqs[i];
@@ -387,7 +385,6 @@ pmd_poll_once(struct pmd *pmd, const struct pmd_poll_list *poll,
             flush_at = start + flush_us * pmd->cycles_per_us;
         }
         n_packets += batch.count;
-        *max_batch = MAX(*max_batch, batch.count);
         spent = cycles_now() - start;
         __atomic_store_n(&q->cycles, q->cycles + spent, __ATOMIC_RELAXED);
         *busy += spent;
@@ -401,19 +398,20 @@ pmd_poll_once(struct pmd *pmd, const struct pmd_poll_list *poll,
     return n_packets;
 }
 
-/* Load-based sleep (pmd-sleep-max): while no rx queue fills half a batch,
- * each iteration sleeps PMD_SLEEP_STEP_US longer, up to the maximum; a
- * busy queue ends it at once.  Light load thus costs a little latency and
- * no CPU spinning. */
+/* Load-based sleep (pmd-sleep-max), in the manner of adaptive interrupt
+ * moderation: each iteration that received nothing sleeps
+ * PMD_SLEEP_STEP_US longer than the one before, up to the maximum; any
+ * received frame ends it.  An idle PMD thus stops spinning, and a frame
+ * that arrives after a quiet spell waits at most the current nap. */
 static void
-pmd_sleep_maybe(struct pmd *pmd, uint32_t max_batch)
+pmd_sleep_maybe(struct pmd *pmd, uint32_t n_packets)
 {
     uint32_t max_us = __atomic_load_n(&pmd->dp->settings.sleep_max_us,
                                       __ATOMIC_RELAXED);
     struct timespec ts;
     long long start;
 
-    if (!max_us || max_batch >= DP_BATCH_SIZE / 2) {
+    if (!max_us || n_packets) {
         pmd->sleep_us = 0;
         return;
     }
@@ -465,10 +463,10 @@ pmd_main(void *pmd_)
         const struct pmd_poll_list *poll = rcu_dereference(pmd->poll);
         uint64_t start = cycles_now();
         struct pmd_request *req;
-        uint32_t max_batch, n;
+        uint32_t n;
         uint64_t busy;
 
-        n = pmd_poll_once(pmd, poll, &max_batch, &busy);
+        n = pmd_poll_once(pmd, poll, &busy);
         pmd_perf_add(&pmd->perf, PMD_STAT_ITERATIONS, 1);
         if (n) {
             pmd_perf_add(&pmd->perf, PMD_STAT_BUSY_ITERATIONS, 1);
@@ -496,7 +494,7 @@ pmd_main(void *pmd_)
         pmd_perf_add(&pmd->perf, PMD_STAT_CYCLES_BUSY, busy);
         pmd_perf_add(&pmd->perf, PMD_STAT_CYCLES_IDLE,
                      cycles_now() - start - busy);
-        pmd_sleep_maybe(pmd, max_batch);
+        pmd_sleep_maybe(pmd, n);
         rcu_quiescent_state();
     }
     rcu_unregister_thread();
