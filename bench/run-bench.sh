@@ -246,12 +246,8 @@ emit()
 # send anything.
 ns_setup()
 {
-    local ns
-    for ns in "$NS_A" "$NS_B"; do
-        ps_add_ns "$ns"
-        ps_ns "$ns" sh -c 'echo 1 >/proc/sys/net/ipv6/conf/default/disable_ipv6
-                           echo 1 >/proc/sys/net/ipv6/conf/all/disable_ipv6'
-    done
+    ps_add_quiet_ns "$NS_A"
+    ps_add_quiet_ns "$NS_B"
 }
 
 topo_direct()

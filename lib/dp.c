@@ -124,7 +124,8 @@ dp_rxq_load(const struct pmd_rxq *q)
     return sum;
 }
 
-/* Calls 'cb' for every rx queue of every port. */
+/* Iterates 'Q' over every rx queue of every port of 'DP', with 'PORT' the
+ * queue's port. */
 #define DP_FOR_EACH_RXQ(Q, PORT, DP)                                      \
     for (int p__ = 0; p__ < DP_MAX_PORTS; p__++)                          \
         if (((PORT) = (DP)->ports[p__]) != NULL)                          \
@@ -211,7 +212,6 @@ dp_rxq_target(const struct pmd_rxq *q, struct pmd_rxq *const *rxqs, int n,
     return q->pmd;
 }
 
-
 /* Every rx queue of the datapath, in port order, into a new array. */
 static struct pmd_rxq **
 dp_all_rxqs(const struct dp *dp, int *n)
@@ -240,17 +240,17 @@ dp_move_rxqs(struct dp *dp, struct pmd_rxq **rxqs, int n, struct pmd **next)
     int n_all;
     struct pmd_rxq **all = dp_all_rxqs(dp, &n_all);
     struct pmd_rxq **list;
-    bool moved = false;
 
     all = xrealloc(all, (n_all + n + 1) * sizeof *all);
     for (int i = 0; i < n; i++) {
         if (!dp_rxq_in(rxqs[i], all, n_all)) {
             all[n_all++] = rxqs[i];         /* Not in 'all' yet. */
         }
-        moved |= rxqs[i]->pmd && rxqs[i]->pmd != next[i];
     }
     list = xcalloc(n_all + 1, sizeof *list);
     for (int step = 0; step < 2; step++) {
+        struct pmd_poll_list **old = xcalloc(dp->n_pmds + 1, sizeof *old);
+
         for (int k = 0; k < dp->n_pmds; k++) {
             int n_list = 0;
 
@@ -260,11 +260,15 @@ dp_move_rxqs(struct dp *dp, struct pmd_rxq **rxqs, int n, struct pmd **next)
                     list[n_list++] = all[i];
                 }
             }
-            pmd_set_poll_list(dp->pmds[k], list, n_list);
+            old[k] = pmd_set_poll_list(dp->pmds[k], list, n_list);
         }
-        if (!step && moved) {
-            synchronize_rcu();
+        /* After step 0 no PMD polls a queue that moves; after either
+         * step no PMD reads a replaced list. */
+        synchronize_rcu();
+        for (int k = 0; k < dp->n_pmds; k++) {
+            free(old[k]);
         }
+        free(old);
     }
     for (int i = 0; i < n; i++) {
         if (next[i] && rxqs[i]->pmd != next[i]) {
@@ -577,10 +581,12 @@ dp_set_pmds(struct dp *dp, const int cores[], int n)
     /* The PMDs that go give up their queues first. */
     for (int i = 0; i < n_old; i++) {
         if (!dp_pmd_in(old[i], pmds, n)) {
-            pmd_set_poll_list(old[i], NULL, 0);
+            struct pmd_poll_list *list = pmd_set_poll_list(old[i], NULL, 0);
+
+            synchronize_rcu();
+            free(list);
         }
     }
-    synchronize_rcu();
     DP_FOR_EACH_RXQ (q, port, dp) {
         if (q->pmd && !dp_pmd_in(q->pmd, pmds, n)) {
             q->pmd = NULL;

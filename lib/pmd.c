@@ -53,12 +53,6 @@ pmd_poll_list_create(struct pmd_rxq *const *rxqs, int n)
     return list;
 }
 
-static void
-pmd_poll_list_free_rcu(struct rcu_head *head)
-{
-    free(CONTAINER_OF(head, struct pmd_poll_list, rcu));
-}
-
 struct pmd *
 pmd_create(struct dp *dp, int core_id)
 {
@@ -98,13 +92,13 @@ pmd_destroy(struct pmd *pmd)
     free(pmd);
 }
 
-void
+struct pmd_poll_list *
 pmd_set_poll_list(struct pmd *pmd, struct pmd_rxq *const *rxqs, int n)
 {
     struct pmd_poll_list *old = pmd->poll;
 
     rcu_assign_pointer(pmd->poll, pmd_poll_list_create(rxqs, n));
-    call_rcu(&old->rcu, pmd_poll_list_free_rcu);
+    return old;
 }
 
 struct dpcls *
@@ -307,6 +301,16 @@ pmd_serve_request(struct pmd *pmd, struct pmd_request *req)
     __atomic_store_n(&req->done, true, __ATOMIC_RELEASE);
 }
 
+/* Serves 'req' for a PMD whose thread does not run.  Deleting flows uses
+ * call_rcu(), which wants a registered, online thread. */
+static void
+pmd_serve_request_here(struct pmd *pmd, struct pmd_request *req)
+{
+    rcu_register_thread();
+    pmd_serve_request(pmd, req);
+    rcu_unregister_thread();
+}
+
 int
 pmd_request_run(struct pmd *pmd, struct pmd_request *req, int timeout_ms)
 {
@@ -317,7 +321,7 @@ pmd_request_run(struct pmd *pmd, struct pmd_request *req, int timeout_ms)
         return EBUSY;           /* Still stuck on an earlier request. */
     }
     if (!pmd->started) {
-        pmd_serve_request(pmd, req);
+        pmd_serve_request_here(pmd, req);
         return 0;
     }
     /* Pairs with the acquire in pmd_main(): 'req' is complete when the
@@ -520,7 +524,7 @@ pmd_stop(struct pmd *pmd)
         /* A request that timed out is served now, so that its memory is
          * complete when freed. */
         if (pmd->abandoned && !pmd->abandoned->done) {
-            pmd_serve_request(pmd, pmd->abandoned);
+            pmd_serve_request_here(pmd, pmd->abandoned);
         }
     }
 }

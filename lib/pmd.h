@@ -56,7 +56,6 @@ struct pmd_rxq {
 /* The rx queues one PMD polls: RCU-published by the control thread,
  * replaced whole, never changed in place. */
 struct pmd_poll_list {
-    struct rcu_head rcu;
     int n;
     struct pmd_rxq *rxqs[];
 };
@@ -137,11 +136,12 @@ struct pmd {
 struct pmd *pmd_create(struct dp *, int core_id);
 void pmd_destroy(struct pmd *);        /* Accepts NULL.  Stopped first. */
 
-/* Publishes 'rxqs' (an array of 'n') as the rx queues 'pmd' polls, and
- * frees the old list after a grace period.  The PMD switches at its next
- * iteration; the caller waits for that with synchronize_rcu() where it
- * matters.  Control thread. */
-void pmd_set_poll_list(struct pmd *, struct pmd_rxq *const *rxqs, int n);
+/* Publishes 'rxqs' (an array of 'n') as the rx queues 'pmd' polls.  The
+ * PMD switches at its next iteration.  Returns the old list, which the
+ * caller frees with free() after synchronize_rcu(): the control thread is
+ * no RCU reader, so it cannot use call_rcu().  Control thread. */
+struct pmd_poll_list *pmd_set_poll_list(struct pmd *,
+                                        struct pmd_rxq *const *rxqs, int n);
 
 /* Has 'pmd' carry out 'req' and waits for it, at most 'timeout_ms'.
  * Returns 0, ETIMEDOUT (then 'req' now belongs to the PMD: allocate it

@@ -31,7 +31,8 @@ tests_test_config_SOURCES = tests/test-config.c
 tests_test_config_LDADD = $(PMD_LIBS)
 tests_test_config_diff_SOURCES = tests/test-config-diff.c
 tests_test_config_diff_LDADD = $(PMD_LIBS)
-tests_test_coverage_SOURCES = tests/test-coverage.c
+tests_test_coverage_SOURCES = tests/test-coverage.c tests/unixctl-test.c \
+	tests/unixctl-test.h
 tests_test_coverage_LDADD = $(PMD_LIBS)
 tests_test_dpcls_SOURCES = tests/test-dpcls.c
 tests_test_dpcls_LDADD = $(PMD_LIBS)
@@ -62,11 +63,13 @@ tests_test_pmd_perf_SOURCES = tests/test-pmd-perf.c
 tests_test_pmd_perf_LDADD = $(PMD_LIBS)
 tests_test_smc_SOURCES = tests/test-smc.c
 tests_test_smc_LDADD = $(PMD_LIBS)
-tests_test_unixctl_SOURCES = tests/test-unixctl.c
+tests_test_unixctl_SOURCES = tests/test-unixctl.c tests/unixctl-test.c \
+	tests/unixctl-test.h
 tests_test_unixctl_LDADD = $(PMD_LIBS)
 tests_test_upcall_SOURCES = tests/test-upcall.c
 tests_test_upcall_LDADD = $(PMD_LIBS)
-tests_test_vlog_SOURCES = tests/test-vlog.c
+tests_test_vlog_SOURCES = tests/test-vlog.c tests/unixctl-test.c \
+	tests/unixctl-test.h
 tests_test_vlog_LDADD = $(PMD_LIBS)
 
 # System tests: the real daemon in network namespaces (root).

@@ -11,17 +11,15 @@
 #include <autoconf.h>
 #include "coverage.h"
 
-#include <errno.h>
-#include <event2/event.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include "check.h"
 #include "unixctl.h"
+#include "unixctl-test.h"
 #include "util.h"
 
 COVERAGE_DEFINE(test_alpha);
@@ -233,79 +231,6 @@ test_hash(void)
     CHECK(h1 != h2, "hash %08"PRIx32" unchanged by moving a tie", h1);
 }
 
-/* The appctl server thread. */
-struct appctl_server {
-    struct event_base *base;
-    struct unixctl_server *server;
-    struct event *stop_ev;
-    int stop_pipe[2];
-    pthread_t thread;
-    char dir[64];
-    char *path;
-};
-
-static void
-appctl_stop_cb(evutil_socket_t fd OVS_UNUSED, short what OVS_UNUSED,
-               void *base)
-{
-    event_base_loopbreak(base);
-}
-
-static void *
-appctl_main(void *as_)
-{
-    struct appctl_server *as = as_;
-
-    event_base_loop(as->base, EVLOOP_NO_EXIT_ON_EMPTY);
-    return NULL;
-}
-
-/* Starts 'as' on a socket in a new temporary directory.  Returns false
- * after failing a check. */
-static bool
-appctl_start(struct appctl_server *as)
-{
-    char *err = NULL;
-
-    snprintf(as->dir, sizeof as->dir, "/tmp/test-coverage-ctl.XXXXXX");
-    if (!mkdtemp(as->dir)) {
-        CHECK(false, "mkdtemp: %s", strerror(errno));
-        return false;
-    }
-    as->path = xasprintf("%s/test.ctl", as->dir);
-    as->base = event_base_new();
-    as->server = unixctl_server_create(as->base, as->path, &err);
-    CHECK(as->server, "server on %s: %s", as->path, err ? err : "?");
-    free(err);
-    if (!as->server || pipe(as->stop_pipe)) {
-        event_base_free(as->base);
-        rmdir(as->dir);
-        free(as->path);
-        return false;
-    }
-    as->stop_ev = event_new(as->base, as->stop_pipe[0], EV_READ,
-                            appctl_stop_cb, as->base);
-    event_add(as->stop_ev, NULL);
-    pthread_create(&as->thread, NULL, appctl_main, as);
-    return true;
-}
-
-static void
-appctl_stop(struct appctl_server *as)
-{
-    if (write(as->stop_pipe[1], "x", 1) != 1) {
-        ovs_fatal(errno, "write");
-    }
-    pthread_join(as->thread, NULL);
-    unixctl_server_destroy(as->server);
-    event_free(as->stop_ev);
-    close(as->stop_pipe[0]);
-    close(as->stop_pipe[1]);
-    event_base_free(as->base);
-    rmdir(as->dir);
-    free(as->path);
-}
-
 /* Checks coverage/show's JSON 'c' for counter 'want'. */
 static void
 check_counter_json(const json_t *c, const struct coverage_stat *want)
@@ -333,14 +258,17 @@ check_counter_json(const json_t *c, const struct coverage_stat *want)
 static void
 test_appctl(void)
 {
-    struct appctl_server as;
+    struct unixctl_test_server as;
     struct coverage_stat *stats;
     char *result, *error, *text;
     json_t *json;
     size_t n;
+    bool ok;
     int err;
 
-    if (!appctl_start(&as)) {
+    ok = unixctl_test_server_start(&as, NULL);
+    CHECK(ok, "%s", as.error);
+    if (!ok) {
         return;
     }
     coverage_register_commands();
@@ -393,7 +321,7 @@ test_appctl(void)
     free(result);
     free(error);
 
-    appctl_stop(&as);
+    unixctl_test_server_stop(&as);
 }
 
 int

@@ -22,6 +22,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 #include "check.h"
+#include "unixctl-test.h"
 #include "util.h"
 
 #define N_CONCURRENT 100
@@ -29,66 +30,15 @@
 static char tmpdir[64];
 static char sock_path[128];
 
-/* Server thread. */
-
-struct server_thread {
-    struct event_base *base;
-    struct unixctl_server *server;
-    struct event *stop_ev;
-    int stop_pipe[2];
-    pthread_t thread;
-};
-
-static void
-stop_cb(evutil_socket_t fd OVS_UNUSED, short what OVS_UNUSED, void *base)
-{
-    event_base_loopbreak(base);
-}
-
-static void *
-server_main(void *st_)
-{
-    struct server_thread *st = st_;
-
-    event_base_loop(st->base, EVLOOP_NO_EXIT_ON_EMPTY);
-    return NULL;
-}
-
+/* Starts 's' on 'path' and checks that it started.  Returns true if it
+ * did. */
 static bool
-server_start(struct server_thread *st, const char *path)
+server_start(struct unixctl_test_server *s, const char *path)
 {
-    char *err = NULL;
+    bool ok = unixctl_test_server_start(s, path);
 
-    st->base = event_base_new();
-    st->server = unixctl_server_create(st->base, path, &err);
-    CHECK(st->server, "server on %s: %s", path, err ? err : "?");
-    free(err);
-    if (!st->server) {
-        event_base_free(st->base);
-        return false;
-    }
-    if (pipe(st->stop_pipe)) {
-        ovs_fatal(errno, "pipe");
-    }
-    st->stop_ev = event_new(st->base, st->stop_pipe[0], EV_READ, stop_cb,
-                            st->base);
-    event_add(st->stop_ev, NULL);
-    pthread_create(&st->thread, NULL, server_main, st);
-    return true;
-}
-
-static void
-server_stop(struct server_thread *st)
-{
-    if (write(st->stop_pipe[1], "x", 1) != 1) {
-        ovs_fatal(errno, "write");
-    }
-    pthread_join(st->thread, NULL);
-    unixctl_server_destroy(st->server);
-    event_free(st->stop_ev);
-    close(st->stop_pipe[0]);
-    close(st->stop_pipe[1]);
-    event_base_free(st->base);
+    CHECK(ok, "%s", s->error);
+    return ok;
 }
 
 /* Test commands. */
@@ -815,7 +765,7 @@ test_stale_and_dir(void)
 {
     char *dir = xasprintf("%s/sub", tmpdir);
     char *path = xasprintf("%s/sub/stale.ctl", tmpdir);
-    struct server_thread st;
+    struct unixctl_test_server st;
     struct stat s;
     char *result = NULL, *error = NULL;
     int err;
@@ -824,7 +774,7 @@ test_stale_and_dir(void)
     CHECK(server_start(&st, path), "start");
     CHECK(!stat(dir, &s) && (s.st_mode & 07777) == 0700,
           "%s mode %o", dir, (unsigned) (s.st_mode & 07777));
-    server_stop(&st);
+    unixctl_test_server_stop(&st);
     CHECK(access(path, F_OK) && errno == ENOENT,
           "socket %s not removed by destroy", path);
 
@@ -837,7 +787,7 @@ test_stale_and_dir(void)
         CHECK_STR(result, "");
         free(result);
         free(error);
-        server_stop(&st);
+        unixctl_test_server_stop(&st);
     }
 
     /* A regular file is left alone. */
@@ -890,7 +840,7 @@ main(void)
         { "second-server-refused", test_second_server_refused },
         { "socket-modes", test_socket_modes },
     };
-    struct server_thread st;
+    struct unixctl_test_server st;
 
     signal(SIGPIPE, SIG_IGN);
     snprintf(tmpdir, sizeof tmpdir, "/tmp/test-unixctl.XXXXXX");
@@ -903,7 +853,7 @@ main(void)
 
     if (server_start(&st, sock_path)) {
         check_run_tests(tests, ARRAY_SIZE(tests));
-        server_stop(&st);
+        unixctl_test_server_stop(&st);
         CHECK(access(sock_path, F_OK), "socket left after destroy");
     }
     test_stale_and_dir();

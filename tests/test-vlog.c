@@ -18,7 +18,6 @@
 
 #include <ctype.h>
 #include <errno.h>
-#include <event2/event.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +25,7 @@
 #include <unistd.h>
 #include "check.h"
 #include "unixctl.h"
+#include "unixctl-test.h"
 #include "util.h"
 
 VLOG_DEFINE_THIS_MODULE(test_vlog);
@@ -446,80 +446,7 @@ test_for_each(void)
     CHECK_INT(found, 1);
 }
 
-/* The appctl server thread. */
-struct appctl_server {
-    struct event_base *base;
-    struct unixctl_server *server;
-    struct event *stop_ev;
-    int stop_pipe[2];
-    pthread_t thread;
-    char dir[64];
-    char *path;
-};
-
-static void
-appctl_stop_cb(evutil_socket_t fd OVS_UNUSED, short what OVS_UNUSED,
-               void *base)
-{
-    event_base_loopbreak(base);
-}
-
-static void *
-appctl_main(void *as_)
-{
-    struct appctl_server *as = as_;
-
-    event_base_loop(as->base, EVLOOP_NO_EXIT_ON_EMPTY);
-    return NULL;
-}
-
-/* Starts 'as' on a socket in a new temporary directory.  Returns false
- * after failing a check. */
-static bool
-appctl_start(struct appctl_server *as)
-{
-    char *err = NULL;
-
-    snprintf(as->dir, sizeof as->dir, "/tmp/test-vlog-ctl.XXXXXX");
-    if (!mkdtemp(as->dir)) {
-        CHECK(false, "mkdtemp: %s", strerror(errno));
-        return false;
-    }
-    as->path = xasprintf("%s/test.ctl", as->dir);
-    as->base = event_base_new();
-    as->server = unixctl_server_create(as->base, as->path, &err);
-    CHECK(as->server, "server on %s: %s", as->path, err ? err : "?");
-    free(err);
-    if (!as->server || pipe(as->stop_pipe)) {
-        event_base_free(as->base);
-        rmdir(as->dir);
-        free(as->path);
-        return false;
-    }
-    as->stop_ev = event_new(as->base, as->stop_pipe[0], EV_READ,
-                            appctl_stop_cb, as->base);
-    event_add(as->stop_ev, NULL);
-    pthread_create(&as->thread, NULL, appctl_main, as);
-    return true;
-}
-
-static void
-appctl_stop(struct appctl_server *as)
-{
-    if (write(as->stop_pipe[1], "x", 1) != 1) {
-        ovs_fatal(errno, "write");
-    }
-    pthread_join(as->thread, NULL);
-    unixctl_server_destroy(as->server);
-    event_free(as->stop_ev);
-    close(as->stop_pipe[0]);
-    close(as->stop_pipe[1]);
-    event_base_free(as->base);
-    rmdir(as->dir);
-    free(as->path);
-}
-
-static struct appctl_server appctl_server;
+static struct unixctl_test_server appctl_server;
 
 /* Runs 'method' with 'arg' (NULL: no argument) on the test server, as JSON
  * if 'json'.  Stores the result and error in '*result' and '*error' for
@@ -670,8 +597,11 @@ test_appctl(void)
     json_t *json, *levels;
     const char *name;
     size_t n = 0, n_not_dbg = 0;
+    bool ok;
 
-    if (!appctl_start(&appctl_server)) {
+    ok = unixctl_test_server_start(&appctl_server, NULL);
+    CHECK(ok, "%s", appctl_server.error);
+    if (!ok) {
         return;
     }
     vlog_register_commands();
@@ -742,7 +672,7 @@ test_appctl(void)
     free(result);
     free(error);
 
-    appctl_stop(&appctl_server);
+    unixctl_test_server_stop(&appctl_server);
 }
 
 int

@@ -379,6 +379,16 @@ ps_add_ns()
     ip -n "$1" link set lo up
 }
 
+# ps_add_quiet_ns NAME: like ps_add_ns, with IPv6 off in the namespace, so
+# that it sends nothing it is not asked to (no router solicitations or
+# neighbour discovery): for tests that count frames exactly.
+ps_add_quiet_ns()
+{
+    ps_add_ns "$1"
+    ps_ns "$1" sh -c 'echo 1 >/proc/sys/net/ipv6/conf/default/disable_ipv6
+                      echo 1 >/proc/sys/net/ipv6/conf/all/disable_ipv6'
+}
+
 # ps__switch_side_no_ipv6 IFNAME: a switch port has no address of its own
 # and must not chatter, so no IPv6 on the root-namespace end.
 ps__switch_side_no_ipv6()

@@ -25,9 +25,7 @@ A=smac-a
 B=smac-b
 C=smac-c
 for ns in "$A" "$B" "$C"; do
-    ps_add_ns "$ns"
-    ps_ns "$ns" sh -c 'echo 1 >/proc/sys/net/ipv6/conf/default/disable_ipv6
-                       echo 1 >/proc/sys/net/ipv6/conf/all/disable_ipv6'
+    ps_add_quiet_ns "$ns"
 done
 ps_add_veth_to_ns "$A" eth0 smac-a-sw 10.77.4.1/24
 ps_add_veth_to_ns "$B" eth0 smac-b-sw 10.77.4.2/24

@@ -30,9 +30,7 @@ ps_setup sudp
 A=sudp-a
 B=sudp-b
 for ns in "$A" "$B"; do
-    ps_add_ns "$ns"
-    ps_ns "$ns" sh -c 'echo 1 >/proc/sys/net/ipv6/conf/default/disable_ipv6
-                       echo 1 >/proc/sys/net/ipv6/conf/all/disable_ipv6'
+    ps_add_quiet_ns "$ns"
 done
 ps_add_veth_to_ns "$A" eth0 sudp-a-sw 10.77.3.1/24
 ps_add_veth_to_ns "$B" eth0 sudp-b-sw 10.77.3.2/24
