@@ -8,7 +8,8 @@
 #   - config/reload of a file with a syntax error is refused with its
 #     file:line:column and changes nothing;
 #   - config/reload adds port p3 (namespace C), which then forwards;
-#   - other-config/set changes emc-insert-inv-prob and smc-enable, then
+#   - other-config/set changes emc-insert-inv-prob, smc-enable,
+#     pmd-rxq-assign, flow-idle-timeout and mac-aging-time, then
 #     pmd-cpu-mask to two PMDs and back to one (rx queues move between
 #     PMDs), then pmd-sleep-max and tx-flush-interval; a bad key or value
 #     is refused;
@@ -94,10 +95,14 @@ ps_appctl dpctl/show | grep -q ": p3 (slive-c-sw" || ps_fail "p3 not shown"
 ps_ping_all "$A" 3 10.79.4.3
 
 ps_info "other-config/set"
-ps_appctl other-config/set emc-insert-inv-prob=1 smc-enable=false >/dev/null
+ps_appctl other-config/set emc-insert-inv-prob=1 smc-enable=false \
+    pmd-rxq-assign=roundrobin flow-idle-timeout=2000 mac-aging-time=60 \
+    >/dev/null
 ps_assert_eq "emc-insert-inv-prob" 1 \
     "$(ps_appctl other-config/get emc-insert-inv-prob)"
 ps_assert_eq "smc-enable" false "$(ps_appctl other-config/get smc-enable)"
+ps_assert_eq "pmd-rxq-assign" roundrobin \
+    "$(ps_appctl other-config/get pmd-rxq-assign)"
 expect_error 'unknown other_config key "no-such-key"' \
     other-config/set no-such-key=1
 expect_error "pmd-cpu-mask" other-config/set pmd-cpu-mask=0x100000
