@@ -71,6 +71,7 @@ port_equal__(const struct config_port *a, const struct config_port *b)
             && trunks_equal__(a, b)
             && members_equal__(a, b)
             && a->n_rxq == b->n_rxq
+            && str_equal__(a->peer, b->peer)
             && str_equal__(a->bond_mode, b->bond_mode));
 }
 

@@ -45,6 +45,14 @@ static const char *const bond_mode_names[] = {
     "active-backup", "balance-slb", "balance-tcp",
 };
 
+char *
+config_port_peer(const struct config_port *port)
+{
+    return (port->peer ? xstrdup(port->peer)
+            : xasprintf("%s-peer", port->interface ? port->interface
+                                                   : port->name));
+}
+
 const char *
 config_port_type_to_string(enum config_port_type type)
 {
@@ -192,7 +200,9 @@ struct port_keys {
     struct json_pos members_key;
     struct json_pos *member_values;     /* One per member. */
     struct json_pos bond_mode_key;
+    struct json_pos peer_key;
     bool has_interface, has_tag, has_trunks, has_members, has_bond_mode;
+    bool has_peer;
 };
 
 static const char *const top_keys[] = { "bridges", "other_config" };
@@ -201,7 +211,7 @@ static const char *const port_keys[] = {
     "name", "interface", "type", "create", "tag", "trunks", "members",
     "options",
 };
-static const char *const options_keys[] = { "n_rxq", "bond_mode" };
+static const char *const options_keys[] = { "n_rxq", "bond_mode", "peer" };
 static const char *const rule_keys[] = {
     "priority", "match", "actions", "cookie",
 };
@@ -310,6 +320,17 @@ parse_port_options(struct cfg_ctx *ctx, const json_t *v,
             port->bond_mode = xstrdup(bond_mode_names[mode]);
             keys->has_bond_mode = true;
             keys->bond_mode_key = key_pos;
+        } else if (!strcmp(key, "peer")) {
+            const char *peer = NULL;
+
+            if (!check(ctx, pos, config_check_ifname(value, "\"peer\"",
+                                                     &peer))) {
+                return false;
+            }
+            free(port->peer);
+            port->peer = xstrdup(peer);
+            keys->has_peer = true;
+            keys->peer_key = key_pos;
         } else {
             char *where = xasprintf("options of %s", port_label);
             bool ok = fail_unknown_key(ctx, key_pos, key, where, options_keys,
@@ -460,9 +481,14 @@ check_port(struct cfg_ctx *ctx, const char *label, struct config_port *port,
         free(q);
         return ok;
     }
-    if (port->create && port->type != CONFIG_PORT_TAP) {
-        return failf(ctx, keys->create_key, "\"create\": true is only "
-                     "allowed on ports of type \"tap\"");
+    if (port->create && port->type == CONFIG_PORT_BOND) {
+        return failf(ctx, keys->create_key, "\"create\": true is not "
+                     "allowed on ports of type \"bond\"; create the "
+                     "member interfaces instead");
+    }
+    if (keys->has_peer && (!port->create || port->type != CONFIG_PORT_SYSTEM)) {
+        return failf(ctx, keys->peer_key, "\"peer\" is only allowed on "
+                     "ports of type \"system\" with \"create\": true");
     }
     if (keys->has_tag && keys->has_trunks) {
         return failf(ctx, (json_pos_before(keys->tag_key, keys->trunks_key)
@@ -470,9 +496,25 @@ check_port(struct cfg_ctx *ctx, const char *label, struct config_port *port,
                      "\"tag\" and \"trunks\" cannot both be set: a port is "
                      "either an access port or a trunk");
     }
-    return (port->type == CONFIG_PORT_BOND
-            ? check_bond_port(ctx, label, port, keys)
-            : check_plain_port(ctx, port, keys));
+    if (port->type == CONFIG_PORT_BOND) {
+        return check_bond_port(ctx, label, port, keys);
+    }
+    if (!check_plain_port(ctx, port, keys)) {
+        return false;
+    }
+    if (port->create && port->type == CONFIG_PORT_SYSTEM && !port->peer) {
+        char *peer = config_port_peer(port);
+        bool ok = true;
+
+        if (!config_check_is_valid_ifname(peer)) {
+            ok = failf(ctx, keys->create_key, "the default veth peer name "
+                       "\"%s\" is too long; set \"peer\" in \"options\"",
+                       peer);
+        }
+        free(peer);
+        return ok;
+    }
+    return true;
 }
 
 /* Parses port number 'idx' of the bridge described by 'bridge_label'. */
@@ -942,6 +984,7 @@ config_port_uninit(struct config_port *port)
     }
     free(port->members);
     free(port->bond_mode);
+    free(port->peer);
 }
 
 static void

@@ -69,6 +69,9 @@ struct config_port {
     char **members;             /* Bond member interfaces (bonds only). */
     size_t n_members;
     int n_rxq;                  /* Receive queues; default 1. */
+    char *peer;                 /* System ports with 'create': the veth
+                                 * peer's name, or NULL for the default
+                                 * (config_port_peer()). */
     char *bond_mode;            /* Bonds: "active-backup" (default),
                                  * "balance-slb" or "balance-tcp".  NULL for
                                  * other ports. */
@@ -109,5 +112,10 @@ const struct config_port *config_bridge_find_port(
     const struct config_bridge *bridge, const char *name);
 
 const char *config_port_type_to_string(enum config_port_type);
+
+/* The name of the veth peer pmdswitchd creates for system port 'port'
+ * with "create": options "peer", or the interface name and "-peer".
+ * Caller frees. */
+char *config_port_peer(const struct config_port *port);
 
 #endif /* config.h */

@@ -317,7 +317,7 @@ static const struct error_case error_cases[] = {
     { "unknown options key", "{\"bridges\": [{\"name\": \"br0\", \"ports\": "
       "[\n  {\"name\": \"p2\", \"options\": {\"n_rxqs\": 2}}\n]}]}",
       "config.json:2:30: unknown key \"n_rxqs\" in options of port \"p2\" "
-      "(known keys: n_rxq, bond_mode)" },
+      "(known keys: n_rxq, bond_mode, peer)" },
     { "unknown other_config key", "{\"bridges\": [],\n \"other_config\": "
       "{\n   \"pmd-cpu-masks\": \"0x2\"\n }}",
       "config.json:3:4: unknown key \"pmd-cpu-masks\" in other_config (known "
@@ -478,10 +478,26 @@ static const struct error_case error_cases[] = {
       "\"interface\": \"x\", \"members\": [\"a\"]}" END1,
       "config.json:1:71: \"interface\" is not allowed on ports of type "
       "\"bond\"; list the member interfaces in \"members\"" },
-    { "create on a system port", PORT1 "{\"name\": \"p1\", \"create\": "
-      "true}" END1,
-      "config.json:1:55: \"create\": true is only allowed on ports of type "
-      "\"tap\"" },
+    { "create on a bond", PORT1 "{\"name\": \"b0\", \"type\": \"bond\", "
+      "\"members\": [\"a\"], \"create\": true}" END1,
+      "config.json:1:89: \"create\": true is not allowed on ports of type "
+      "\"bond\"; create the member interfaces instead" },
+    { "peer without create", PORT1 "{\"name\": \"p1\", \"options\": "
+      "{\"peer\": \"p1-ns\"}}" END1,
+      "config.json:1:67: \"peer\" is only allowed on ports of type "
+      "\"system\" with \"create\": true" },
+    { "peer on a tap", PORT1 "{\"name\": \"t1\", \"type\": \"tap\", "
+      "\"create\": true, \"options\": {\"peer\": \"x\"}}" END1,
+      "config.json:1:98: \"peer\" is only allowed on ports of type "
+      "\"system\" with \"create\": true" },
+    { "peer not an interface name", PORT1 "{\"name\": \"p1\", \"create\": "
+      "true, \"options\": {\"peer\": \"a/b\"}}" END1,
+      "config.json:1:91: \"peer\" must be an interface name of 1 to 15 "
+      "characters without '/', ':' or blanks, got \"a/b\"" },
+    { "default peer name too long", PORT1 "{\"name\": \"p1\", \"interface\": "
+      "\"abcdefghijklm\", \"create\": true}" END1,
+      "config.json:1:85: the default veth peer name \"abcdefghijklm-peer\" "
+      "is too long; set \"peer\" in \"options\"" },
     { "tag and trunks", PORT1 "{\"name\": \"p1\", \"trunks\": [5], "
       "\"tag\": 5}" END1,
       "config.json:1:70: \"tag\" and \"trunks\" cannot both be set: a port "
@@ -751,6 +767,37 @@ test_mutations(void)
           n_ok, n_positioned);
 }
 
+/* "create" on a system port: the veth peer's name, given or default. */
+static void
+test_veth_peer(void)
+{
+    static const char text[] =
+        "{\"bridges\": [{\"name\": \"br0\", \"ports\": ["
+        "{\"name\": \"p1\", \"create\": true},"
+        "{\"name\": \"p2\", \"interface\": \"ve2\", \"create\": true,"
+        " \"options\": {\"peer\": \"ve2-ns\"}}]}]}";
+    char *error = NULL;
+    struct pmd_config *cfg = config_parse_string(text, "config.json",
+                                                 &error);
+    char *peer;
+
+    CHECK(cfg, "parse: %s", error ? error : "");
+    free(error);
+    if (!cfg) {
+        return;
+    }
+    CHECK(cfg->bridges[0].ports[0].create, "p1 create");
+    CHECK(!cfg->bridges[0].ports[0].peer, "p1 has no explicit peer");
+    peer = config_port_peer(&cfg->bridges[0].ports[0]);
+    CHECK_STR(peer, "p1-peer");
+    free(peer);
+    CHECK_STR(cfg->bridges[0].ports[1].peer, "ve2-ns");
+    peer = config_port_peer(&cfg->bridges[0].ports[1]);
+    CHECK_STR(peer, "ve2-ns");
+    free(peer);
+    config_destroy(cfg);
+}
+
 int
 main(void)
 {
@@ -761,6 +808,7 @@ main(void)
     test_other_set();
     test_file();
     test_mutations();
+    test_veth_peer();
 
     return check_finish("test-config");
 }
