@@ -9,6 +9,8 @@ lib_libpmdswitch_a_SOURCES = \
 	lib/coverage.c lib/coverage.h \
 	lib/dp.c lib/dp.h \
 	lib/dp-commands.c \
+	lib/dp-link.c \
+	lib/dp-private.h \
 	lib/dp-batch.h \
 	lib/dp-packet.c lib/dp-packet.h \
 	lib/dpcls.c lib/dpcls.h \
@@ -16,6 +18,7 @@ lib_libpmdswitch_a_SOURCES = \
 	lib/flow.c lib/flow.h \
 	lib/hash.c lib/hash.h \
 	lib/json-pos.c lib/json-pos.h \
+	lib/link-monitor.c lib/link-monitor.h \
 	lib/mac-learning.c lib/mac-learning.h \
 	lib/miniflow.c lib/miniflow.h \
 	lib/netdev.c lib/netdev.h lib/netdev-provider.h \
@@ -23,6 +26,7 @@ lib_libpmdswitch_a_SOURCES = \
 	lib/netdev-mmsg-rx.c lib/netdev-mmsg-rx.h \
 	lib/netdev-mmsg.c \
 	lib/netdev-tpacket-policy.c lib/netdev-tpacket-policy.h \
+	lib/netlink-link.c lib/netlink-link.h \
 	lib/packets.h \
 	lib/pipeline.c lib/pipeline.h \
 	lib/pmd.c lib/pmd.h \

@@ -352,31 +352,35 @@ dp_unixctl_show(struct unixctl_conn *conn, int argc OVS_UNUSED,
                 missed, lost, flows);
     for (int i = 0; i < DP_MAX_PORTS; i++) {
         const struct dp_port *port = dp->ports[i];
+        const char *type, *state;
         struct netdev_stats s;
 
         if (!port) {
             continue;
         }
         dp_port_get_stats(port, &s);
-        dp_text_put(&text, "  port %d: %s (%s, %s)\n"
+        type = port->netdev ? netdev_get_type(port->netdev)
+                            : port->tap ? "tap" : "system";
+        state = dp_port_state_to_string(port->state);
+        dp_text_put(&text, "  port %d: %s (%s, %s, %s, down %"PRIu64
+                    " times)\n"
                     "    RX packets:%"PRIu64" bytes:%"PRIu64
                     " ring_full:%"PRIu64" truncated:%"PRIu64
                     " errors:%"PRIu64"\n"
                     "    TX packets:%"PRIu64" bytes:%"PRIu64
                     " queue_full:%"PRIu64" too_big:%"PRIu64
                     " port_down:%"PRIu64" errors:%"PRIu64"\n",
-                    i, port->name, netdev_get_name(port->netdev),
-                    netdev_get_type(port->netdev), s.rx_packets,
-                    s.rx_bytes, s.rx_ring_full, s.rx_truncated,
-                    s.rx_errors, s.tx_packets, s.tx_bytes,
+                    i, port->name, port->ifname, type, state, port->n_down,
+                    s.rx_packets, s.rx_bytes, s.rx_ring_full,
+                    s.rx_truncated, s.rx_errors, s.tx_packets, s.tx_bytes,
                     s.tx_queue_full, s.tx_too_big, s.tx_port_down,
                     s.tx_errors);
         json_array_append_new(ports, json_pack(
-            "{s:i, s:s, s:s, s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I,"
-            " s:I, s:I, s:I}",
+            "{s:i, s:s, s:s, s:s, s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I,"
+            " s:I, s:I, s:I, s:I, s:I}",
             "port_no", i, "name", port->name,
-            "interface", netdev_get_name(port->netdev),
-            "type", netdev_get_type(port->netdev),
+            "interface", port->ifname, "type", type, "state", state,
+            "n_down", (json_int_t) port->n_down,
             "rx_packets", (json_int_t) s.rx_packets,
             "rx_bytes", (json_int_t) s.rx_bytes,
             "rx_ring_full", (json_int_t) s.rx_ring_full,

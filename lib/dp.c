@@ -7,6 +7,7 @@
  */
 #include <autoconf.h>
 #include "dp.h"
+#include "dp-private.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -18,6 +19,7 @@
 
 #include "config.h"
 #include "mac-learning.h"
+#include "netlink-link.h"
 #include "netdev.h"
 #include "pmd.h"
 #include "pmd-perf.h"
@@ -86,17 +88,13 @@ dp_check_config(const struct pmd_config *cfg)
     for (size_t i = 0; i < br->n_ports; i++) {
         const struct config_port *p = &br->ports[i];
 
-        if (p->type != CONFIG_PORT_SYSTEM) {
-            return xasprintf("port %s: only ports of type \"system\" are "
-                             "supported yet", p->name);
+        if (p->type == CONFIG_PORT_BOND) {
+            return xasprintf("port %s: bonds are not supported yet",
+                             p->name);
         }
         if (p->tag || p->n_trunks) {
             return xasprintf("port %s: VLAN modes (\"tag\", \"trunks\") are "
                              "not supported yet", p->name);
-        }
-        if (p->create) {
-            return xasprintf("port %s: \"create\" is not supported yet",
-                             p->name);
         }
     }
     return NULL;
@@ -336,55 +334,161 @@ dp_port_lookup(const struct dp *dp, const char *name)
     return NULL;
 }
 
-/* Opens a port.  'replaces' says that a port of 'dp' has 'ifname' open
- * and goes once this one is attached. */
-static struct dp_port *
-dp_port_open__(struct dp *dp, const char *name, const char *ifname,
-               int n_rxq, const char *type, bool replaces, char **errp)
+const char *
+dp_port_state_to_string(enum dp_port_state state)
 {
-    struct netdev_options opts = { .n_rxq = n_rxq, .n_txq = dp->n_cpus,
+    switch (state) {
+    case DP_PORT_UP:
+        return "up";
+    case DP_PORT_DOWN:
+        return "down";
+    case DP_PORT_MISSING:
+        return "missing";
+    }
+    return "?";
+}
+
+/* A port with the settings of 'tmpl' (or, if NULL, empty) and no netdev:
+ * state "missing", not attached. */
+struct dp_port *
+dp_port_new(const struct dp_port *tmpl)
+{
+    struct dp_port *port = xzalloc(sizeof *port);
+
+    port->state = DP_PORT_MISSING;
+    if (tmpl) {
+        port->port_no = tmpl->port_no;
+        port->name = xstrdup(tmpl->name);
+        port->ifname = xstrdup(tmpl->ifname);
+        port->tap = tmpl->tap;
+        port->n_rxq = tmpl->n_rxq;
+        port->create = tmpl->create;
+        port->created = tmpl->created;
+        port->n_down = tmpl->n_down;
+        port->stats_base = tmpl->stats_base;
+    }
+    return port;
+}
+
+/* The provider for 'port' under 'other'. */
+const char *
+dp_port_provider(const struct dp_port *port, const struct config_other *other)
+{
+    return port->tap ? "tap" : dp_port_type(other);
+}
+
+/* Whether the kernel says 'ifname' is up (admin and carrier); a link we
+ * cannot ask about counts as up, so that it is polled. */
+static bool
+dp_link_is_up(const char *ifname)
+{
+    struct netlink_link_info info;
+
+    return (netlink_link_get(ifname, &info)
+            || (info.admin_up && info.oper_up));
+}
+
+/* Opens a netdev of provider 'type' for 'port' (not published yet) and
+ * its rx queues.  'replaces' says a port of the dp has the interface open
+ * and goes once this one is attached.  Returns 0, or an errno with a
+ * message in '*errp'. */
+int
+dp_port_open_netdev(struct dp *dp, struct dp_port *port, const char *type,
+                    bool create, bool replaces, char **errp)
+{
+    struct netdev_options opts = { .n_rxq = port->n_rxq,
+                                   .n_txq = dp->n_cpus,
+                                   .create = create,
                                    .replaces = replaces };
-    struct netdev *netdev;
-    struct dp_port *port;
     char *error = NULL;
     int err;
 
-    err = netdev_open(ifname, type, &opts, &netdev, &error);
+    err = netdev_open(port->ifname, type, &opts, &port->netdev, &error);
     if (err) {
-        *errp = xasprintf("port %s: %s", name,
+        *errp = xasprintf("port %s: %s", port->name,
                           error ? error : strerror(err));
         free(error);
-        return NULL;
+        return err;
     }
-    port = xzalloc(sizeof *port);
-    port->name = xstrdup(name);
-    port->netdev = netdev;
-    port->n_rxqs = netdev_n_rxq(netdev);
+    port->ifindex = netdev_get_ifindex(port->netdev);
+    port->n_rxqs = netdev_n_rxq(port->netdev);
     port->rxqs = xcalloc(port->n_rxqs, sizeof *port->rxqs);
     for (int q = 0; q < port->n_rxqs; q++) {
         port->rxqs[q] = xzalloc(sizeof *port->rxqs[q]);
-        port->rxqs[q]->rxq = netdev_get_rxq(netdev, q);
+        port->rxqs[q]->rxq = netdev_get_rxq(port->netdev, q);
         port->rxqs[q]->qid = q;
+        port->rxqs[q]->port_no = port->port_no;
     }
-    return port;
+    /* A tap is up while its descriptors work (see dp-link.c). */
+    port->state = (port->tap || dp_link_is_up(port->ifname)
+                   ? DP_PORT_UP : DP_PORT_DOWN);
+    return 0;
+}
+
+/* Creates the veth pair of system port 'cp' with "create", unless its
+ * interface exists.  Sets '*created' if it made it. */
+static char *
+dp_port_create_veth(const struct config_port *cp, bool *created)
+{
+    char *peer = config_port_peer(cp);
+    char *error = NULL;
+    int err;
+
+    *created = false;
+    err = netlink_link_create_veth(cp->interface, peer);
+    if (!err) {
+        *created = true;
+        netlink_link_set_up(peer, true);
+        VLOG_INFO("port %s: created veth pair %s <-> %s", cp->name,
+                  cp->interface, peer);
+    } else if (err != EEXIST) {
+        char *why = netlink_link_strerror(cp->interface, err);
+
+        error = xasprintf("port %s: cannot create veth pair %s <-> %s: %s",
+                          cp->name, cp->interface, peer, why);
+        free(why);
+    }
+    free(peer);
+    return error;
 }
 
 struct dp_port *
 dp_port_open(struct dp *dp, const struct config_port *cp,
              const struct config_other *other, char **errp)
 {
+    struct dp_port *port = dp_port_new(NULL);
     bool replaces = false;
 
+    port->name = xstrdup(cp->name);
+    port->ifname = xstrdup(cp->interface);
+    port->tap = cp->type == CONFIG_PORT_TAP;
+    port->n_rxq = cp->n_rxq ? cp->n_rxq : 1;
+    port->create = cp->create;
+    if (cp->create && !port->tap) {
+        *errp = dp_port_create_veth(cp, &port->created);
+        if (*errp) {
+            dp_port_close(port);
+            return NULL;
+        }
+    }
+    if (port->created) {
+        netlink_link_set_up(cp->interface, true);
+    }
     /* A valid config names each interface once, so a port that has it
      * open now is one the new config removes or changes. */
     for (int i = 0; i < DP_MAX_PORTS; i++) {
-        replaces |= dp->ports[i]
-                    && !strcmp(netdev_get_name(dp->ports[i]->netdev),
-                               cp->interface);
+        replaces |= dp->ports[i] && !strcmp(dp->ports[i]->ifname,
+                                            cp->interface);
     }
-    return dp_port_open__(dp, cp->name, cp->interface,
-                          cp->n_rxq ? cp->n_rxq : 1, dp_port_type(other),
-                          replaces, errp);
+    if (dp_port_open_netdev(dp, port, dp_port_provider(port, other),
+                            cp->create, replaces, errp)) {
+        if (port->created) {
+            netlink_link_delete(port->ifname);
+        }
+        dp_port_close(port);
+        return NULL;
+    }
+    return port;
 }
 
 void
@@ -396,6 +500,7 @@ dp_port_close(struct dp_port *port)
             free(port->rxqs[q]);
         }
         free(port->rxqs);
+        free(port->ifname);
         free(port->name);
         free(port);
     }
@@ -407,6 +512,20 @@ dp_port_set_number(struct dp_port *port, uint16_t port_no)
     port->port_no = port_no;
     for (int q = 0; q < port->n_rxqs; q++) {
         port->rxqs[q]->port_no = port_no;
+    }
+}
+
+/* Gives 'port''s rx queues to PMDs if it is up, else to none. */
+void
+dp_port_poll(struct dp *dp, struct dp_port *port)
+{
+    if (port->state == DP_PORT_UP) {
+        dp_place_port_rxqs(dp, port);
+    } else {
+        struct pmd **none = xcalloc(port->n_rxqs + 1, sizeof *none);
+
+        dp_move_rxqs(dp, port->rxqs, port->n_rxqs, none);
+        free(none);
     }
 }
 
@@ -432,10 +551,11 @@ dp_port_attach(struct dp *dp, struct dp_port *port)
     rcu_assign_pointer(dp->ports[port_no], port);
     dp->n_ports++;
     ofproto_port_add(dp->ofproto, port_no, port->name);
-    dp_place_port_rxqs(dp, port);
-    VLOG_INFO("port %s: interface %s, port number %d, %s provider",
-              port->name, netdev_get_name(port->netdev), port_no,
-              netdev_get_type(port->netdev));
+    dp_port_poll(dp, port);
+    VLOG_INFO("port %s: interface %s, port number %d, %s provider, link %s",
+              port->name, port->ifname, port_no,
+              netdev_get_type(port->netdev),
+              dp_port_state_to_string(port->state));
     return 0;
 }
 
@@ -461,6 +581,12 @@ dp_port_remove(struct dp *dp, struct dp_port *port)
     ofproto_port_del(dp->ofproto, port->port_no);
     dp_wait_revalidation();
     VLOG_INFO("port %s: removed", port->name);
+    if (port->created) {
+        netdev_close(port->netdev);
+        port->netdev = NULL;
+        netlink_link_delete(port->ifname);
+        VLOG_INFO("port %s: deleted the veth pair it created", port->name);
+    }
     dp_port_close(port);
 }
 
@@ -472,37 +598,46 @@ dp_port_get_stats(const struct dp_port *port, struct netdev_stats *s)
 
     BUILD_ASSERT(sizeof *s % sizeof(uint64_t) == 0);
     memset(s, 0, sizeof *s);
-    netdev_get_stats(port->netdev, s);
+    if (port->netdev) {
+        netdev_get_stats(port->netdev, s);
+    }
     for (size_t i = 0; i < sizeof *s / sizeof(uint64_t); i++) {
         sum[i] += base[i];
     }
 }
 
-/* Swaps 'old' for 'new', an open but unattached port on the same
- * interface with another provider: each new rx queue goes to the PMD of
- * the old one with the same id, and counters carry over. */
-static void
+/* Publishes 'new' (from dp_port_new() or with a netdev of its own, not
+ * attached) in place of 'old', which is closed: same number, counters
+ * carried over.  If 'new' is up, its rx queues go to the PMDs that polled
+ * the old ones with the same id, or are placed afresh. */
+void
 dp_port_replace(struct dp *dp, struct dp_port *old, struct dp_port *new)
 {
     int n = old->n_rxqs + new->n_rxqs;
-    struct pmd_rxq **rxqs = xcalloc(n, sizeof *rxqs);
-    struct pmd **next = xcalloc(n, sizeof *next);
+    struct pmd_rxq **rxqs = xcalloc(n + 1, sizeof *rxqs);
+    struct pmd **next = xcalloc(n + 1, sizeof *next);
+    uint64_t load[DP_MAX_PMDS] = { 0 };
+    int n_queues[DP_MAX_PMDS] = { 0 };
 
     dp_port_set_number(new, old->port_no);
     for (int q = 0; q < old->n_rxqs; q++) {
         rxqs[q] = old->rxqs[q];
     }
+    if (new->state == DP_PORT_UP) {
+        dp_assign(dp, new->rxqs, new->n_rxqs, next + old->n_rxqs, load,
+                  n_queues);
+    }
     for (int q = 0; q < new->n_rxqs; q++) {
         rxqs[old->n_rxqs + q] = new->rxqs[q];
-        next[old->n_rxqs + q] = q < old->n_rxqs ? old->rxqs[q]->pmd
-                                                : old->rxqs[0]->pmd;
+        if (new->state == DP_PORT_UP && q < old->n_rxqs
+            && old->rxqs[q]->pmd) {
+            next[old->n_rxqs + q] = old->rxqs[q]->pmd;
+        }
     }
     dp_move_rxqs(dp, rxqs, n, next);
     rcu_assign_pointer(dp->ports[old->port_no], new);
     synchronize_rcu();
     dp_port_get_stats(old, &new->stats_base);
-    VLOG_INFO("port %s: now on the %s provider", new->name,
-              netdev_get_type(new->netdev));
     dp_port_close(old);
     free(next);
     free(rxqs);
@@ -640,22 +775,30 @@ dp_warn_inert_settings(const struct config_other *other)
     }
 }
 
-/* Reopens every port with the provider 'other' selects.  All new ports are
- * opened before any is swapped, so a failure changes nothing. */
+/* Reopens every port whose provider 'other' changes.  All new ports are
+ * opened before any is swapped, so a failure changes nothing.  Missing
+ * ports pick the new provider when they come back. */
 static char *
 dp_swap_providers(struct dp *dp, const struct config_other *other)
 {
-    const char *type = dp_port_type(other);
     struct dp_port *fresh[DP_MAX_PORTS] = { NULL };
     char *error = NULL;
 
     for (int i = 0; i < DP_MAX_PORTS && !error; i++) {
         struct dp_port *port = dp->ports[i];
+        const char *type;
 
-        if (port && strcmp(netdev_get_type(port->netdev), type)) {
-            fresh[i] = dp_port_open__(dp, port->name,
-                                      netdev_get_name(port->netdev),
-                                      port->n_rxqs, type, true, &error);
+        if (!port || !port->netdev) {
+            continue;
+        }
+        type = dp_port_provider(port, other);
+        if (strcmp(netdev_get_type(port->netdev), type)) {
+            fresh[i] = dp_port_new(port);
+            if (dp_port_open_netdev(dp, fresh[i], type, false, true,
+                                    &error)) {
+                dp_port_close(fresh[i]);
+                fresh[i] = NULL;
+            }
         }
     }
     for (int i = 0; i < DP_MAX_PORTS; i++) {
@@ -663,6 +806,8 @@ dp_swap_providers(struct dp *dp, const struct config_other *other)
             dp_port_close(fresh[i]);
         } else if (fresh[i]) {
             dp_port_replace(dp, dp->ports[i], fresh[i]);
+            VLOG_INFO("port %s: now on the %s provider", fresh[i]->name,
+                      netdev_get_type(fresh[i]->netdev));
         }
     }
     return error;
@@ -790,10 +935,19 @@ dp_destroy(struct dp *dp)
         pmd_destroy(dp->pmds[i]);
     }
     for (int i = 0; i < DP_MAX_PORTS; i++) {
-        if (dp->ports[i]) {
+        struct dp_port *port = dp->ports[i];
+
+        if (port) {
             ofproto_port_del(dp->ofproto, i);
-            dp_port_close(dp->ports[i]);
             dp->ports[i] = NULL;
+            if (port->created) {
+                /* Like a tap, a veth pair made for the switch goes with
+                 * it. */
+                netdev_close(port->netdev);
+                port->netdev = NULL;
+                netlink_link_delete(port->ifname);
+            }
+            dp_port_close(port);
         }
     }
     ofproto_destroy(dp->ofproto);
@@ -837,6 +991,7 @@ dp_run(struct dp *dp)
 
     netdev_run();
     ofproto_run(dp->ofproto, now);
+    dp_link_run(dp, now);
     if (now >= dp->next_interval_ms) {
         dp->next_interval_ms = now + PMD_RXQ_INTERVAL_MS;
         dp_sample_usage(dp);
@@ -873,8 +1028,12 @@ dp_log_stats(const struct dp *dp)
                   s.rx_truncated, s.rx_errors, s.tx_queue_full,
                   s.tx_too_big, s.tx_port_down, s.tx_errors);
         buf[0] = '\0';
-        netdev_get_status(port->netdev, buf, sizeof buf);
-        VLOG_INFO("status: port %s %s", port->name, buf);
+        if (port->netdev) {
+            netdev_get_status(port->netdev, buf, sizeof buf);
+        }
+        VLOG_INFO("status: port %s %s, link %s, went down %"PRIu64" times",
+                  port->name, buf, dp_port_state_to_string(port->state),
+                  port->n_down);
     }
     for (int i = 0; i < dp->n_pmds; i++) {
         uint64_t c[PMD_N_STATS];

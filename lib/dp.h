@@ -32,16 +32,38 @@ struct pmd_rxq;
 #define DP_MAX_PORTS 256
 #define DP_MAX_PMDS 64
 
+enum dp_port_state {
+    DP_PORT_UP,                 /* Polled. */
+    DP_PORT_DOWN,               /* Interface down: not polled, sockets kept. */
+    DP_PORT_MISSING,            /* Interface gone or renamed away: sockets
+                                 * closed until it comes back. */
+};
+
+/* A port.  Once published in dp->ports, PMDs read only 'port_no' and
+ * 'netdev', which never change: a port that gets another netdev (provider
+ * swap, interface back) is replaced by a new struct. */
 struct dp_port {
     uint16_t port_no;           /* Index in dp->ports. */
     char *name;                 /* Port name from the config. */
-    struct netdev *netdev;
+    struct netdev *netdev;      /* NULL while missing. */
 
     /* Control thread only. */
+    char *ifname;               /* The kernel interface it stands for. */
+    bool tap;                   /* Type "tap", else "system". */
+    int n_rxq;                  /* Rx queues asked for. */
+    bool create;                /* "create": make the interface if it is
+                                 * missing (a tap also when it comes back). */
+    bool created;               /* pmdswitchd created its veth pair and
+                                 * deletes it with the port. */
+    enum dp_port_state state;
+    int ifindex;                /* Of 'netdev', 0 if none. */
+    uint64_t n_down;            /* Times it went down or missing. */
     struct pmd_rxq **rxqs;      /* One per rx queue of 'netdev'. */
     int n_rxqs;
-    struct netdev_stats stats_base; /* Of providers this port had before. */
+    struct netdev_stats stats_base; /* Of netdevs this port had before. */
 };
+
+const char *dp_port_state_to_string(enum dp_port_state);
 
 /* Settings a PMD reads on every iteration; written by the control thread,
  * read relaxed. */
@@ -71,6 +93,7 @@ struct dp {
     int n_cpus;                         /* Online CPUs: tx queues a port
                                          * opens, one per possible PMD. */
     long long next_interval_ms;         /* Next rx queue usage sample. */
+    long long next_link_check_ms;       /* Next dp_link_run() check. */
     int interval_idx;                   /* Slot it goes into. */
     long long stats_cleared_ms;         /* time_msec() at creation or at
                                          * the last pmd-stats-clear. */
@@ -128,6 +151,16 @@ void dp_port_get_stats(const struct dp_port *, struct netdev_stats *);
 
 /* Copies PMD 'pmd''s counters since the last pmd-stats-clear. */
 void dp_pmd_stats(const struct pmd *, struct pmd_perf_snapshot *);
+
+/* Acts on link monitor event 'ev' (dp-link.c): a port whose interface
+ * went down stops being polled, one whose interface disappeared or was
+ * renamed away is closed until it is back, and is then reopened. */
+struct link_event;
+void dp_link_event(struct dp *, const struct link_event *ev);
+
+/* Periodic check of the ports that are not plainly up (dp-link.c); called
+ * by dp_run(). */
+void dp_link_run(struct dp *, long long now);
 
 /* Registers the appctl commands that show and change the datapath (see
  * dp-commands.c).  'dp' must outlive the unixctl server. */

@@ -46,6 +46,8 @@ struct netdev_stats {
 struct netdev_options {
     int n_rxq;                  /* Receive queues (>= 1). */
     int n_txq;                  /* Transmit queues: one per PMD (>= 1). */
+    bool create;                /* Create the interface if it is missing
+                                 * (providers that can: "tap"). */
     bool replaces;              /* Another netdev has the interface open
                                  * and is closed once this one takes over:
                                  * skip the one-port-per-interface check. */

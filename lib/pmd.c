@@ -111,13 +111,14 @@ pmd_get_dpcls(struct pmd *pmd, uint16_t in_port)
 }
 
 /* Sends 'batch' on 'port_no' and empties it.  A port removed since the
- * flow was made gets nothing; its frames are counted as dropped. */
+ * flow was made, or whose interface is missing, gets nothing; its frames
+ * are counted as dropped. */
 static void
 pmd_send__(struct pmd *pmd, uint16_t port_no, struct dp_batch *batch)
 {
     struct dp_port *port = rcu_dereference(pmd->dp->ports[port_no]);
 
-    if (LIKELY(port)) {
+    if (LIKELY(port && port->netdev)) {
         pmd_perf_add(&pmd->perf, PMD_STAT_SENT_PACKETS, batch->count);
         pmd_perf_add(&pmd->perf, PMD_STAT_SENT_BATCHES, 1);
         netdev_send(port->netdev, pmd->core_id, batch);

@@ -9,10 +9,12 @@ UNIT_TESTS = \
 	tests/test-flow \
 	tests/test-hash \
 	tests/test-json-pos \
+	tests/test-link-monitor \
 	tests/test-mac-learning \
 	tests/test-miniflow \
 	tests/test-netdev \
 	tests/test-netdev-tpacket-policy \
+	tests/test-netlink-link \
 	tests/test-pipeline \
 	tests/test-pmd-perf \
 	tests/test-smc \
@@ -44,6 +46,8 @@ tests_test_hash_SOURCES = tests/test-hash.c
 tests_test_hash_LDADD = $(PMD_LIBS)
 tests_test_json_pos_SOURCES = tests/test-json-pos.c
 tests_test_json_pos_LDADD = $(PMD_LIBS)
+tests_test_link_monitor_SOURCES = tests/test-link-monitor.c
+tests_test_link_monitor_LDADD = $(PMD_LIBS)
 tests_test_mac_learning_SOURCES = tests/test-mac-learning.c
 tests_test_mac_learning_LDADD = $(PMD_LIBS)
 tests_test_miniflow_SOURCES = tests/test-miniflow.c
@@ -57,6 +61,8 @@ tests_test_netdev_tpacket_LDADD = $(PMD_LIBS)
 tests_test_netdev_tpacket_policy_SOURCES = \
 	tests/test-netdev-tpacket-policy.c
 tests_test_netdev_tpacket_policy_LDADD = $(PMD_LIBS)
+tests_test_netlink_link_SOURCES = tests/test-netlink-link.c
+tests_test_netlink_link_LDADD = $(PMD_LIBS)
 tests_test_pipeline_SOURCES = tests/test-pipeline.c
 tests_test_pipeline_LDADD = $(PMD_LIBS)
 tests_test_pmd_perf_SOURCES = tests/test-pmd-perf.c

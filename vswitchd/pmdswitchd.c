@@ -30,6 +30,7 @@
 #include "config-apply.h"
 #include "coverage.h"
 #include "dp.h"
+#include "link-monitor.h"
 #include "unixctl.h"
 #include "util.h"
 #include "vlog.h"
@@ -289,6 +290,12 @@ on_sighup(evutil_socket_t sig OVS_UNUSED, short events OVS_UNUSED,
 }
 
 static void
+on_link_event(const struct link_event *ev, void *dp)
+{
+    dp_link_event(dp, ev);
+}
+
+static void
 on_tick(evutil_socket_t fd OVS_UNUSED, short events OVS_UNUSED, void *dp_)
 {
     dp_run(dp_);
@@ -349,6 +356,7 @@ int
 main(int argc, char *argv[])
 {
     struct config_reload reload;
+    struct link_monitor *monitor;
     struct unixctl_server *unixctl;
     struct event_base *base;
     struct pmd_config *cfg;
@@ -404,6 +412,13 @@ main(int argc, char *argv[])
     }
     register_commands(base, dp);
     config_reload_init(&reload, dp, opts.config, cfg);
+    monitor = link_monitor_create(base, on_link_event, dp, &error);
+    if (!monitor) {
+        /* dp_run() still checks the ports that fail, only more slowly. */
+        VLOG_WARN("link monitor: %s; port changes are found by polling",
+                  error);
+        free(error);
+    }
     if (opts.pidfile) {
         int err = write_pidfile(opts.pidfile);
 
@@ -422,6 +437,7 @@ main(int argc, char *argv[])
 
     run_control_loop(base, dp, &reload);
 
+    link_monitor_destroy(monitor);
     unixctl_server_destroy(unixctl);
     event_base_free(base);
     dp_stop_pmds(dp);

@@ -540,7 +540,9 @@ ps_start_iperf3_server()
 # The daemon.
 
 # ps_write_config FILE TPACKET PORT=IFNAME... [+KEY=VALUE...]: writes a
-# one-bridge config (bridge "br0") with the given ports and
+# one-bridge config (bridge "br0") with the given ports (IFNAME "tap:NAME"
+# makes a tap port with "create": true; a suffix "@N" asks for N rx
+# queues) and
 # other_config use-tpacket-v3=TPACKET (true or false) and pmd-cpu-mask
 # $PS_PMD_MASK.  Each +KEY=VALUE adds an other_config entry; VALUE is taken
 # as JSON if it parses, else as a string.
@@ -567,7 +569,15 @@ for arg in sys.argv[4:]:
         except ValueError:
             other[key[1:]] = value
     else:
-        ports.append({"name": key, "interface": value})
+        port = {"name": key}
+        value, _, n_rxq = value.partition("@")
+        if value.startswith("tap:"):
+            port.update(type="tap", create=True)
+            value = value[4:]
+        port["interface"] = value
+        if n_rxq:
+            port["options"] = {"n_rxq": int(n_rxq)}
+        ports.append(port)
 config = {"bridges": [{"name": "br0", "ports": ports}],
           "other_config": other}
 with open(path, "w") as f:
