@@ -25,6 +25,7 @@ lib_libpmdswitch_a_SOURCES = \
 	lib/netdev-linux.c \
 	lib/netdev-mmsg-rx.c lib/netdev-mmsg-rx.h \
 	lib/netdev-mmsg.c \
+	lib/netdev-tap.c \
 	lib/netdev-tpacket-policy.c lib/netdev-tpacket-policy.h \
 	lib/netlink-link.c lib/netlink-link.h \
 	lib/packets.h \

@@ -66,6 +66,15 @@ netdev_counter_read(const uint64_t *counter)
 struct netdev_class {
     const char *type;
 
+    /* False for a provider that opens existing interfaces only: netdev.c
+     * then fails the open of a missing one.  True if construct may make
+     * the interface: netdev.c then calls construct for a missing one with
+     * 'netdev->ifindex' 0, and construct either creates the interface and
+     * sets 'netdev->ifindex' or fails with its own message.  For an
+     * interface that exists, netdev.c looks up the ifindex and checks for
+     * a second port on it before construct, as for any provider. */
+    bool may_create;
+
     /* Port life cycle (control thread).  construct opens the kernel side
      * for 'netdev->name' with 'opts'; on failure returns a positive errno
      * and a malloc'd message in '*errp'. */
@@ -94,6 +103,7 @@ struct netdev_class {
 };
 
 extern const struct netdev_class netdev_mmsg_class;
+extern const struct netdev_class netdev_tap_class;
 #ifdef HAVE_TPACKET_V3
 extern const struct netdev_class netdev_tpacket_class;
 #endif

@@ -32,6 +32,7 @@ static const struct netdev_class *const netdev_classes[] = {
     &netdev_tpacket_class,
 #endif
     &netdev_mmsg_class,
+    &netdev_tap_class,
 };
 
 static pthread_mutex_t netdev_mutex = PTHREAD_MUTEX_INITIALIZER;
@@ -105,14 +106,16 @@ validate_options(const char *ifname, const struct netdev_options *opts,
     return 0;
 }
 
-/* Looks up 'ifname'.  Returns its ifindex, or a negative errno with a
- * message in '*errp'. */
+/* Looks up 'ifname'.  Returns its ifindex, 0 if it does not exist and
+ * 'missing_ok', or a negative errno with a message in '*errp'. */
 static int
-lookup_ifindex(const char *ifname, char **errp)
+lookup_ifindex(const char *ifname, bool missing_ok, char **errp)
 {
     int ifindex = netdev_linux_ifindex(ifname);
 
-    if (ifindex == -ENODEV) {
+    if (ifindex == -ENODEV && missing_ok) {
+        ifindex = 0;
+    } else if (ifindex == -ENODEV) {
         set_error(errp, xasprintf("interface %s does not exist", ifname));
     } else if (ifindex == -EINVAL) {
         set_error(errp, xasprintf("invalid interface name \"%s\"", ifname));
@@ -234,7 +237,9 @@ netdev_open(const char *ifname, const char *type,
     if (error) {
         return error;
     }
-    ifindex = lookup_ifindex(ifname, errp);
+    /* A provider that may create the interface sets the ifindex of one
+     * it created in construct. */
+    ifindex = lookup_ifindex(ifname, class->may_create, errp);
     if (ifindex < 0) {
         return -ifindex;
     }
@@ -265,6 +270,7 @@ netdev_open(const char *ifname, const char *type,
         pthread_mutex_unlock(&netdev_mutex);
         return error;
     }
+    ovs_assert(netdev->ifindex > 0);
     error = create_rxqs(netdev, errp);
     if (error) {
         class->destruct(netdev);

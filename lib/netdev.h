@@ -3,10 +3,10 @@
  * SPDX-License-Identifier: Apache-2.0
  *
  * The generic port API.  A netdev is one kernel interface opened by a
- * provider ("tpacket", "mmsg"; see netdev-provider.h for the contract each
- * provider meets).  It has n_rxq receive queues, each polled by exactly one
- * PMD, and n_txq transmit queues, one per PMD, so that transmit needs no
- * lock.
+ * provider ("tpacket", "mmsg", "tap"; see netdev-provider.h for the
+ * contract each provider meets).  It has n_rxq receive queues, each polled
+ * by exactly one PMD, and n_txq transmit queues, one per PMD, so that
+ * transmit needs no lock.
  *
  * netdev_rxq_recv() and netdev_send() are the hot path and run on PMD
  * threads; everything else runs on the control thread.
@@ -46,11 +46,13 @@ struct netdev_stats {
 struct netdev_options {
     int n_rxq;                  /* Receive queues (>= 1). */
     int n_txq;                  /* Transmit queues: one per PMD (>= 1). */
-    bool create;                /* Create the interface if it is missing
-                                 * (providers that can: "tap"). */
     bool replaces;              /* Another netdev has the interface open
                                  * and is closed once this one takes over:
                                  * skip the one-port-per-interface check. */
+    bool create;                /* If the interface does not exist, a
+                                 * provider that can make one ("tap") does
+                                 * so, for as long as the port is open;
+                                 * other providers fail as without it. */
 };
 
 /* Opens kernel interface 'ifname' with provider 'type'.  On success stores

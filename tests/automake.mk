@@ -13,6 +13,7 @@ UNIT_TESTS = \
 	tests/test-mac-learning \
 	tests/test-miniflow \
 	tests/test-netdev \
+	tests/test-netdev-tap \
 	tests/test-netdev-tpacket-policy \
 	tests/test-netlink-link \
 	tests/test-pipeline \
@@ -61,6 +62,9 @@ tests_test_netdev_tpacket_LDADD = $(PMD_LIBS)
 tests_test_netdev_tpacket_policy_SOURCES = \
 	tests/test-netdev-tpacket-policy.c
 tests_test_netdev_tpacket_policy_LDADD = $(PMD_LIBS)
+tests_test_netdev_tap_SOURCES = tests/test-netdev-tap.c \
+	tests/netns-test.c tests/netns-test.h
+tests_test_netdev_tap_LDADD = $(PMD_LIBS)
 tests_test_netlink_link_SOURCES = tests/test-netlink-link.c
 tests_test_netlink_link_LDADD = $(PMD_LIBS)
 tests_test_pipeline_SOURCES = tests/test-pipeline.c
