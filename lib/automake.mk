@@ -38,5 +38,6 @@ lib_libpmdswitch_a_SOURCES = \
 	lib/util.c lib/util.h \
 	lib/vlog.c lib/vlog.h
 if HAVE_TPACKET_V3
-lib_libpmdswitch_a_SOURCES += lib/netdev-tpacket.c
+lib_libpmdswitch_a_SOURCES += lib/netdev-tpacket.c \
+	lib/netdev-tpacket-steer.c lib/netdev-tpacket-steer.h
 endif

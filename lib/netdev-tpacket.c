@@ -8,11 +8,13 @@
  *
  * DESIGN NOTE
  *
- * Summary.  Each rx queue owns two receive sockets on its interface, in one
- * PACKET_FANOUT_CBPF group: a low-latency socket without a ring, read with
- * recvmmsg(), and a throughput socket with a TPACKET_V3 ring.  A
- * one-instruction classic BPF program, swapped at run time, tells the
- * kernel which of the two to deliver to.  Light traffic and large-frame
+ * Summary.  Each rx queue owns two receive sockets on its interface: a
+ * low-latency socket without a ring, read with recvmmsg(), and a
+ * throughput socket with a TPACKET_V3 ring.  All of a port's receive
+ * sockets are members of one PACKET_FANOUT_CBPF group, whose classic BPF
+ * program, swapped at run time, tells the kernel which to deliver each
+ * frame to: the queue by a hash of the frame's flow, and within the queue
+ * the socket of the queue's current mode.  Light traffic and large-frame
  * TCP go to the low-latency socket, which hands each frame over as soon as
  * it is queued (no block timeout) and has the kernel copy it on the PMD's
  * own core; floods of small frames (judged by frames per ms and by full
@@ -46,10 +48,12 @@
  * socket costs a system call per poll where the V2 ring cost a load.
  *
  * 2. Steering.  The fanout group's members are, in join order, the
- * low-latency socket (member 0) and the throughput socket (member 1).  The
- * steering program is "return <mode>": the kernel takes its result modulo
- * the number of members as the index of the socket to deliver to, so the
- * mode value is the member index.  The control thread replaces the program
+ * low-latency socket (member 0) and the throughput socket (member 1) of
+ * queue 0, then those of queue 1, and so on: member 2 * q + mode.  The
+ * steering program (netdev-tpacket-steer.c) returns
+ * 2 * (flow hash % n_rxq) + mode[q]; with one queue, just the mode.  The
+ * kernel takes the result modulo the number of members as the index of
+ * the socket to deliver to.  The control thread replaces the program
  * with setsockopt(PACKET_FANOUT_DATA).  The kernel publishes the new
  * program with RCU and, because there was an old one, calls
  * synchronize_net() before the setsockopt returns.  Every delivery runs
@@ -90,14 +94,30 @@
  * once every window for 20 ms or more (8 block timeouts if longer) stayed
  * below half the rate that caused the switch (16 to 50 frames per ms).
  * Each switch holds the mode for 10 ms, doubled up to 250 ms on flapping.
- * run_policy() makes a switch the policy asks for.
+ * netdev_tpacket_run() makes the switches the queues' policies ask for.
  *
  * 5. Memory (per rx queue).
- * - Throughput ring, TPACKET_V3: 16 blocks of 1 MB (16 MB), block timeout
- *   1 ms.  1 MB blocks measured best for bulk traffic (the kernel retires
- *   and wakes per block; 1-4 MB all did well) and a block holds a 64 KB
- *   GSO frame many times over.  16 blocks hold about 75,000 64-byte frames
- *   (224 bytes of slot each), 0.2 s of the flood that brings a port here.
+ * - Throughput ring, TPACKET_V3, block timeout 1 ms.  With one queue, 16
+ *   blocks of 1 MB (16 MB): 1 MB blocks measured best for bulk traffic
+ *   (the kernel retires and wakes per block; 1-4 MB all did well).  16
+ *   blocks hold about 75,000 64-byte frames (224 bytes of slot each), 0.2 s
+ *   of the flood that brings a port here.  With more queues the port's
+ *   rings share the same 16 MB, each queue's at least 1 MB, and blocks
+ *   shrink to 256 KB before their number drops below 16:
+ *     n_rxq 1: 16 x 1 MB; 2: 16 x 512 KB; 3-4: 16 x 256 KB (4 MB per
+ *     queue, 16 MB for 4 queues); 5-8: 8 x 256 KB; 9-64: 4 x 256 KB
+ *     (1 MB per queue, 64 MB for 64 queues).
+ *   Why smaller blocks rather than fewer: the queues that reach the ring
+ *   carry floods of small frames, 78 KB of slots per ms at 0.35 Mpps, so
+ *   their blocks retire by the timer long before they fill, whatever
+ *   their size above that; what the ring must hold is time, the blocks
+ *   the PMD has not handed back yet, about one ms each at those rates (16
+ *   blocks bridge a 16 ms stall of the PMD, 4 blocks 4 ms).  Block size
+ *   counts for large-frame bulk traffic, which the policy keeps on the
+ *   low-latency socket.  A 256 KB block still holds three frames of the
+ *   largest size, and the kernel allocates it more easily (each block is
+ *   one piece of memory, order 6 instead of 8).  Smaller blocks were not
+ *   measured for speed.
  *   The timeout only bounds the tail of a burst and the drain on a switch
  *   back, since sparse traffic goes to the other socket; 1 ms is the
  *   kernel's minimum.
@@ -113,7 +133,7 @@
  *   to the ring takes (a window, then an RCU grace period, with the
  *   control thread sharing a busy core); its kernel drops are counted.
  *   The recvmmsg() receiver has 32 buffers of 65,728 bytes (2 MB of
- *   process memory).
+ *   process memory per queue, touched as large frames arrive).
  *
  * 6. Receive.  A batch points into provider memory, valid until the next
  * rxq_recv.  The low-latency socket is read by the receiver shared with
@@ -141,26 +161,43 @@
  * off: with it, a GSO frame to a port without TSO is dropped silently.
  *
  * 8. Kernel facts relied on, checked against net/packet/af_packet.c:
- * - fanout_demux_bpf() returns the program's result modulo num_members,
- *   and 0 when no program is set.  Each member gets the frame through its
- *   own receive function, so ring and ringless members mix in a group.
+ * - packet_rcv_fanout() reads num_members once per frame and delivers to
+ *   f->arr[idx]; for PACKET_FANOUT_CBPF, idx is fanout_demux_bpf(): the
+ *   program's result modulo num_members, or 0 when no program is set (a
+ *   program stopped by a load out of bounds returns 0 too).  Each member
+ *   gets the frame through its own receive function, so ring and ringless
+ *   members mix in a group, and a member's socket filter still applies,
+ *   after the choice.
+ * - The program sees the frame from the network header (ptype_all
+ *   handlers get it with the MAC header pulled; "ldb [0]" read 0x45 for
+ *   IPv4); SKF_LL_OFF reaches the MAC header; SKF_AD_PROTOCOL is
+ *   skb->protocol in host order, the EtherType inside a VLAN tag the
+ *   device passed as metadata; SKF_AD_RXHASH is skb->hash as is, never
+ *   computed on the way (see item 10).
  * - packet_rcv() (no ring) only queues the skb, a clone if it is shared;
  *   the copy to userspace happens in recvmsg().  tpacket_rcv() copies into
  *   the ring in the delivering softirq.  Both run under the RCU read lock
  *   of the device's receive path.
- * - __fanout_link() appends a member at f->arr[num_members]; unlinking
- *   moves the last member into the hole.  A link down unlinks every member
- *   and a link up relinks them in the order of the namespace's socket list,
- *   which is creation order (sk_add_node_tail_rcu() in packet_create()).
- *   So the low-latency socket is created before the throughput socket, and
- *   the order survives a link flap.
+ * - fanout_add() links a joining socket with __fanout_link(), which
+ *   appends it at f->arr[num_members], so member indices follow join
+ *   order; unlinking moves the last member into the hole.  A socket joins
+ *   only if bound (running) to the group's device and protocol; joining
+ *   removes its own hook without waiting for a grace period.  A group
+ *   joined with an int argument holds at most 256 members.
+ * - A link down unlinks every member and a link up relinks them in the
+ *   order of the namespace's socket list, which is creation order
+ *   (sk_add_node_tail_rcu() in packet_create()).  So the sockets are
+ *   created in member order, q0 low-latency, q0 throughput, q1
+ *   low-latency, ..., and the order survives a link flap.  While they are
+ *   relinked one by one, results are taken modulo fewer members: a frame
+ *   arriving in that moment can land on another socket of the port, where
+ *   it waits until that socket is read again (never, for a queue pinned
+ *   to the other mode).
  * - __fanout_set_data_bpf() calls synchronize_net() only when it replaces
- *   a program.  The first program is therefore installed before the
- *   throughput socket joins, and the mode program after it.
+ *   a program; SO_ATTACH_FILTER does not wait.
  * - PACKET_VERSION, PACKET_VNET_HDR and PACKET_RESERVE must precede
  *   PACKET_RX_RING (EBUSY after); the ring must precede joining the group
  *   (setting a ring re-registers the socket, which would relink it last).
- *   Joining needs a bound socket.
  * - A V3 block is retired by its timer only if it holds frames, and the
  *   timer reopens a block that was freed while the ring was frozen; a block
  *   is opened with num_pkts 0.
@@ -169,7 +206,9 @@
  *   looked at.
  * - PACKET_FANOUT_FLAG_UNIQUEID makes the kernel pick a group id unused in
  *   the namespace (read back with getsockopt(PACKET_FANOUT)); groups must
- *   agree on flags, so the second socket joins with the same flags.
+ *   agree on flags, so the other members join with the same flags.
+ * - sk_filter_func_proto() (net/core/filter.c) offers eBPF socket filter
+ *   programs, the kind PACKET_FANOUT_EBPF takes, no bpf_get_hash_recalc().
  * Not assumed: the exact timer implementation; the drain tolerates any
  * retire delay.
  *
@@ -180,22 +219,51 @@
  * - PMDSWITCH_TPACKET_BLOCK_TIMEOUT_MS=1..10000: the V3 block timeout
  *   (default 1).
  *
- * 10. More than one rx queue (not yet: construct refuses n_rxq > 1).  A
+ * 10. More than one rx queue (up to 64, netdev.c's NETDEV_MAX_RXQ).  A
  * group per queue cannot work: every fanout group on a device gets its own
- * copy of every frame, so each queue would see all traffic.  The
- * extension is one group of 2 * n_rxq members joined in the order
- * q0-low-latency, q0-throughput, q1-low-latency, ... and a program that
- * returns 2 * (flow hash % n_rxq) + mode[queue], with the per-queue modes
- * compiled in as a jump table (or an eBPF map, with the hash from
- * bpf_get_hash_recalc()).  Each switch still replaces the program with a
- * grace period, and only the switching queue drains.
+ * copy of every frame, so each queue would see all traffic.  So a port has
+ * one group of 2 * n_rxq members (item 2).  Each queue keeps its own
+ * sockets, ring, receiver, counters, policy and switch handshake; the
+ * port's statistics sum the queues.
+ * - The flow hash is computed by the program from the frame: IPv4 or IPv6
+ *   addresses and TCP, UDP or SCTP ports (addresses only for fragments and
+ *   behind IPv6 extension headers), otherwise MAC addresses and EtherType
+ *   (netdev-tpacket-steer.c).  The kernel's skb hash would not do: on a
+ *   veth, frames from packet sockets and from unconnected UDP sockets
+ *   reached a CBPF group with hash 0 (measured on 6.18), and for TCP it is
+ *   the sending socket's random txhash, which the sender changes after a
+ *   retransmission timeout.  An eBPF program cannot ask the kernel to
+ *   compute it either.  Every program computes the same hash, so a flow
+ *   stays on one queue whatever the modes.
+ * - The per-queue modes are two 32-bit constants in the program, bit q for
+ *   queue q.  netdev_tpacket_run() runs every queue's policy, then makes
+ *   all the switches they ask for with one new program, so with one grace
+ *   period, and then publishes each switched queue's 'steer'.  For a queue
+ *   whose bit did not change, the old and the new program choose the same
+ *   member for every frame, so its PMD sees nothing happen; only switching
+ *   queues drain.
+ * - Opening.  The sockets are all created, in member order, before the
+ *   group exists, each with a filter that drops everything
+ *   (tpacket_steer_hold()): a bound socket outside the group gets its own
+ *   copy of every frame.  Then the first low-latency socket creates the
+ *   group, the others join in order, the program is installed a second
+ *   time to wait for a grace period, the frames the sockets queued before
+ *   their filters are discarded, and the filters come off.  A frame that
+ *   arrives while a port opens may be lost, never duplicated.
+ * - Cost: per queue the ring (item 5), 2 MB of receive buffers and two
+ *   sockets; per frame, with n_rxq > 1, about 50 classic BPF instructions
+ *   (JIT-compiled) instead of one.  Opening a port took about 10 ms per
+ *   queue and closing it about 35 ms (the kernel waits for grace periods
+ *   when it creates a ring and when it closes a packet socket): 0.05 and
+ *   0.14 s for 4 queues, 0.7 and 2.1 s for 64.
  *
  * 11. Limits.  The RSS hash is the kernel's only in throughput mode; in
  * low-latency mode packets carry none and the datapath computes its own,
  * so a flow's hash can differ between modes.  In low-latency mode the
  * receive copy costs PMD cycles that the ring would leave to the sender;
  * with many busy large-frame ports on one PMD, the policy's rule (b) does
- * not move them.
+ * not move them.  Queues split flows, not load: a few heavy flows can
+ * share a queue while another idles.
  */
 #include <autoconf.h>
 
@@ -219,6 +287,7 @@
 #include <linux/virtio_net.h>
 #include "netdev-mmsg-rx.h"
 #include "netdev-tpacket-policy.h"
+#include "netdev-tpacket-steer.h"
 #include "packets.h"
 #include "util.h"
 #include "vlog.h"
@@ -232,18 +301,21 @@ VLOG_DEFINE_THIS_MODULE(netdev_tpacket);
 /* Headroom the kernel leaves before the vnet header of each frame. */
 #define TPACKET_RESERVE DP_PACKET_HEADROOM
 
-/* Throughput ring (TPACKET_V3); see "Memory". */
-#define TPACKET_TP_BLOCK_SIZE (1u << 20)
-#define TPACKET_TP_N_BLOCKS 16
+/* Throughput rings (TPACKET_V3); see "Memory". */
+#define TPACKET_TP_PORT_BYTES (16u << 20)   /* A port's rings in all. */
+#define TPACKET_TP_QUEUE_MIN_BYTES (1u << 20) /* But at least per queue. */
+#define TPACKET_TP_BLOCK_MAX (1u << 20)
+#define TPACKET_TP_BLOCK_MIN (256u << 10)
+#define TPACKET_TP_MAX_BLOCKS 16
 #define TPACKET_TP_TIMEOUT_MS 1
 #define TPACKET_TP_TIMEOUT_MAX_MS 10000
 
-BUILD_ASSERT_DECL(TPACKET_TP_BLOCK_SIZE > 4 * TPACKET_FRAME_MAX);
+BUILD_ASSERT_DECL(TPACKET_TP_BLOCK_MIN > 3 * TPACKET_FRAME_MAX);
+BUILD_ASSERT_DECL(TPACKET_TP_QUEUE_MIN_BYTES >= 4 * TPACKET_TP_BLOCK_MIN);
 BUILD_ASSERT_DECL(DP_PACKET_HEADROOM >= VLAN_HEADER_LEN);
 
-/* A receive mode (enum tpacket_mode) is also the fanout member index of
- * its socket, which is what the steering program returns. */
-BUILD_ASSERT_DECL(TPACKET_LOW_LATENCY == 0 && TPACKET_THROUGHPUT == 1);
+/* Most rx queues per port (see "More than one rx queue"). */
+#define TPACKET_MAX_RXQ TPACKET_STEER_MAX_RXQ
 
 /* Not a mode: switch between the two by load. */
 #define TPACKET_AUTO (-1)
@@ -252,11 +324,17 @@ static const char *const tpacket_mode_names[TPACKET_N_MODES] = {
     "low-latency", "throughput",
 };
 
+/* Size of each throughput ring of a port. */
+struct tpacket_ring_size {
+    uint32_t block_size;        /* Bytes per block. */
+    uint32_t n_blocks;
+};
+
 /* The throughput socket's ring: the kernel fills a block and hands it over
  * when it is full or its timer expires.  PMD only after construction. */
 struct tpacket_ring_v3 {
-    uint8_t *map;               /* mmap()ed ring. */
-    size_t map_size;            /* Bytes mapped. */
+    uint8_t *map;               /* mmap()ed ring, owned by the port. */
+    uint32_t block_size;        /* Bytes per block. */
     uint32_t n_blocks;
     uint32_t cur;               /* Block being read, or next to read. */
     uint32_t n_left;            /* Frames of block 'cur' not read yet; 0 if
@@ -307,17 +385,20 @@ struct netdev_rxq_tpacket {
                                  * loaded by the control thread. */
 
     /* Control thread only (read-only for get_status). */
-    int fds[TPACKET_N_MODES];   /* Receive sockets, indexed by mode. */
-    int ll_rcvbuf;              /* SO_RCVBUF of the low-latency socket. */
-    int fanout_id;
-    bool fanout_ignores_outgoing; /* The kernel keeps our own tx out. */
-    int forced;                 /* TPACKET_AUTO or the pinned mode. */
-    int timeout_ms;             /* V3 block timeout. */
+    int fds[TPACKET_N_MODES];   /* Receive sockets, indexed by mode; the
+                                 * port's. */
     uint64_t drops[TPACKET_N_MODES]; /* PACKET_STATISTICS drops per
                                       * socket, accumulated. */
     uint64_t n_switches[TPACKET_N_MODES]; /* Switches into each mode. */
-    int steer_error;            /* Last steering failure, or 0. */
     struct tpacket_policy policy; /* Decides when to switch. */
+};
+
+/* The receive sockets of one rx queue.  The port owns them: a port's
+ * sockets are created, put in its fanout group and closed together. */
+struct tpacket_rx_socks {
+    int fds[TPACKET_N_MODES];   /* Indexed by mode; -1 if not open. */
+    uint8_t *map;               /* The throughput socket's ring, or NULL. */
+    int ll_rcvbuf;              /* SO_RCVBUF of the low-latency socket. */
 };
 
 struct netdev_tpacket {
@@ -327,6 +408,13 @@ struct netdev_tpacket {
     struct netdev_linux_txq *txqs;  /* up.n_txq entries. */
     int forced;                 /* PMDSWITCH_TPACKET_MODE. */
     int timeout_ms;             /* PMDSWITCH_TPACKET_BLOCK_TIMEOUT_MS. */
+    struct tpacket_ring_size ring; /* Of each rx queue. */
+    struct tpacket_rx_socks *socks; /* up.n_rxq entries. */
+
+    /* Control thread only (read-only for get_status). */
+    struct tpacket_steer steer; /* The fanout group and its program. */
+    uint64_t n_programs;        /* Programs installed after the first. */
+    int steer_error;            /* Last steering failure, or 0. */
 
     /* Written by the control thread, read by PMDs (relaxed): 0, or the
      * errno rxq_recv returns when it has no frames (the link is gone). */
@@ -377,7 +465,7 @@ static struct tpacket_block_desc *
 tp_block(const struct tpacket_ring_v3 *r, uint32_t i)
 {
     return (struct tpacket_block_desc *) (void *)
-           (r->map + (size_t) i * TPACKET_TP_BLOCK_SIZE);
+           (r->map + (size_t) i * r->block_size);
 }
 
 static uint32_t
@@ -657,7 +745,7 @@ netdev_tpacket_rxq_recv(struct netdev_rxq *rxq_, struct dp_batch *batch,
     memset(&t, 0, sizeof t);
     tp_release(&rxq->tp);
 
-    /* Pairs with the release store in rxq_switch(), made after the kernel
+    /* Pairs with the release store in rxq_switched(), made after the kernel
      * finished every delivery that the previous program steered. */
     steer = __atomic_load_n(&rxq->steer, __ATOMIC_ACQUIRE);
     if (LIKELY(steer == rxq->mode)) {
@@ -699,35 +787,30 @@ setsockopt_int(int fd, int level, int name, int value)
     return setsockopt(fd, level, name, &value, sizeof value) ? errno : 0;
 }
 
-/* Installs the steering program "return 'mode'" in the fanout group of
- * member socket 'fd'.  Once a program exists, this sleeps for an RCU grace
- * period.  Returns 0 or a positive errno. */
-static int
-set_steering(int fd, int mode)
+/* Returns the size of each throughput ring of a port with 'n_rxq' rx
+ * queues (see "Memory"). */
+static struct tpacket_ring_size
+ring_size_for(int n_rxq)
 {
-    struct sock_filter insn = BPF_STMT(BPF_RET | BPF_K, (uint32_t) mode);
-    struct sock_fprog prog = { .len = 1, .filter = &insn };
+    struct tpacket_ring_size rs;
+    uint32_t bytes = TPACKET_TP_PORT_BYTES;
 
-    return (setsockopt(fd, SOL_PACKET, PACKET_FANOUT_DATA, &prog, sizeof prog)
-            ? errno : 0);
-}
-
-/* Makes socket 'fd' drop every frame it would receive, until detached. */
-static int
-attach_drop_all(int fd)
-{
-    struct sock_filter insn = BPF_STMT(BPF_RET | BPF_K, 0);
-    struct sock_fprog prog = { .len = 1, .filter = &insn };
-
-    return (setsockopt(fd, SOL_SOCKET, SO_ATTACH_FILTER, &prog, sizeof prog)
-            ? errno : 0);
+    /* Halve the ring for each doubling of the queues. */
+    for (int n = 1; n < n_rxq && bytes > TPACKET_TP_QUEUE_MIN_BYTES;
+         n *= 2) {
+        bytes /= 2;
+    }
+    rs.block_size = MIN(MAX(bytes / TPACKET_TP_MAX_BLOCKS,
+                            TPACKET_TP_BLOCK_MIN), TPACKET_TP_BLOCK_MAX);
+    rs.n_blocks = bytes / rs.block_size;
+    return rs;
 }
 
 /* Opens a receive socket on 'ifindex' with the TPACKET_V3 ring requested
  * by 'req', maps the ring ('map_size' bytes) into '*mapp' and binds the
- * socket to every protocol.  The socket drops everything until its filter
- * is detached.  Returns the fd, or a negative errno with the failing step
- * in '*stepp'. */
+ * socket to every protocol.  The socket drops everything until its fanout
+ * group is complete.  Returns the fd, or a negative errno with the failing
+ * step in '*stepp'. */
 static int
 open_ring_socket(int ifindex, const struct tpacket_req3 *req,
                  size_t map_size, uint8_t **mapp, const char **stepp)
@@ -768,7 +851,7 @@ open_ring_socket(int ifindex, const struct tpacket_req3 *req,
     }
     /* It would otherwise get a copy of every frame until it has joined the
      * fanout group. */
-    if ((error = attach_drop_all(fd))) {
+    if ((error = tpacket_steer_hold(fd))) {
         *stepp = "cannot attach filter";
         goto error;
     }
@@ -793,13 +876,15 @@ error:
     return -error;
 }
 
-/* Opens the low-latency socket of 'rxq' on 'ifindex': bound, with a large
- * receive buffer, read by recvmmsg().  Returns 0 or a positive errno with
- * the failing step in '*stepp'. */
+/* Opens the low-latency socket of 'socks' on 'ifindex': bound, with a
+ * large receive buffer, read by recvmmsg(), dropping everything until its
+ * fanout group is complete.  Returns 0 or a positive errno with the
+ * failing step in '*stepp'. */
 static int
-open_ll(struct netdev_rxq_tpacket *rxq, int ifindex, const char **stepp)
+open_ll(struct tpacket_rx_socks *socks, int ifindex, const char **stepp)
 {
-    socklen_t len = sizeof rxq->ll_rcvbuf;
+    socklen_t len = sizeof socks->ll_rcvbuf;
+    int error;
     int fd;
 
     fd = netdev_linux_packet_socket(ifindex, true);
@@ -807,113 +892,134 @@ open_ll(struct netdev_rxq_tpacket *rxq, int ifindex, const char **stepp)
         *stepp = "cannot open low-latency socket";
         return -fd;
     }
-    if (getsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rxq->ll_rcvbuf, &len)) {
-        rxq->ll_rcvbuf = -1;
+    socks->fds[TPACKET_LOW_LATENCY] = fd;
+    /* Frames it queues before this are discarded when the group is
+     * complete. */
+    error = tpacket_steer_hold(fd);
+    if (error) {
+        *stepp = "cannot attach filter";
+        return error;
     }
-    rxq->fds[TPACKET_LOW_LATENCY] = fd;
-    netdev_mmsg_rx_init(&rxq->ll, fd);
+    if (getsockopt(fd, SOL_SOCKET, SO_RCVBUF, &socks->ll_rcvbuf, &len)) {
+        socks->ll_rcvbuf = -1;
+    }
     return 0;
 }
 
+/* Opens the throughput socket of 'socks' on 'ifindex' with a ring of size
+ * 'rs' and block timeout 'timeout_ms'.  Returns 0 or a positive errno with
+ * the failing step in '*stepp'. */
 static int
-open_tp(struct netdev_rxq_tpacket *rxq, int ifindex, const char **stepp)
+open_tp(struct tpacket_rx_socks *socks, int ifindex,
+        const struct tpacket_ring_size *rs, int timeout_ms,
+        const char **stepp)
 {
-    struct tpacket_ring_v3 *r = &rxq->tp;
     struct tpacket_req3 req = {
-        .tp_block_size = TPACKET_TP_BLOCK_SIZE,
-        .tp_block_nr = TPACKET_TP_N_BLOCKS,
+        .tp_block_size = rs->block_size,
+        .tp_block_nr = rs->n_blocks,
         /* V3 packs frames; the kernel still wants a frame geometry that
          * divides the block. */
-        .tp_frame_size = TPACKET_TP_BLOCK_SIZE,
-        .tp_frame_nr = TPACKET_TP_N_BLOCKS,
-        .tp_retire_blk_tov = rxq->timeout_ms,
+        .tp_frame_size = rs->block_size,
+        .tp_frame_nr = rs->n_blocks,
+        .tp_retire_blk_tov = timeout_ms,
         .tp_feature_req_word = TP_FT_REQ_FILL_RXHASH,
     };
     int fd;
 
-    r->map_size = (size_t) TPACKET_TP_BLOCK_SIZE * TPACKET_TP_N_BLOCKS;
-    r->n_blocks = TPACKET_TP_N_BLOCKS;
-    fd = open_ring_socket(ifindex, &req, r->map_size, &r->map, stepp);
+    fd = open_ring_socket(ifindex, &req,
+                          (size_t) rs->block_size * rs->n_blocks,
+                          &socks->map, stepp);
     if (fd < 0) {
         return -fd;
     }
-    rxq->fds[TPACKET_THROUGHPUT] = fd;
+    socks->fds[TPACKET_THROUGHPUT] = fd;
     return 0;
 }
 
-/* Puts both receive sockets of 'rxq' in a new fanout group, low-latency
- * first, and installs the steering program for the initial mode.  Returns
- * 0 or a positive errno with the failing step in '*stepp'. */
-static int
-join_fanout(struct netdev_rxq_tpacket *rxq, const char **stepp)
+/* Closes the receive sockets of 'dev' and unmaps their rings. */
+static void
+close_rx_sockets(struct netdev_tpacket *dev)
 {
-    int ll_fd = rxq->fds[TPACKET_LOW_LATENCY];
-    int tp_fd = rxq->fds[TPACKET_THROUGHPUT];
-    int type = PACKET_FANOUT_CBPF | PACKET_FANOUT_FLAG_IGNORE_OUTGOING;
-    socklen_t len;
-    int value;
-    int error;
+    size_t map_size = (size_t) dev->ring.block_size * dev->ring.n_blocks;
 
-    /* The kernel picks an id that no group in the namespace uses. */
-    if (setsockopt_int(ll_fd, SOL_PACKET, PACKET_FANOUT,
-                       (type | PACKET_FANOUT_FLAG_UNIQUEID) << 16)) {
-        /* Older kernels lack IGNORE_OUTGOING for groups; rxq_recv then
-         * skips our own frames by packet type. */
-        type &= ~PACKET_FANOUT_FLAG_IGNORE_OUTGOING;
-        if ((error = setsockopt_int(ll_fd, SOL_PACKET, PACKET_FANOUT,
-                                    (type | PACKET_FANOUT_FLAG_UNIQUEID)
-                                    << 16))) {
-            *stepp = "cannot create fanout group";
+    if (!dev->socks) {
+        return;
+    }
+    for (int q = 0; q < dev->up.n_rxq; q++) {
+        struct tpacket_rx_socks *socks = &dev->socks[q];
+
+        if (socks->map) {
+            munmap(socks->map, map_size);
+        }
+        for (int m = 0; m < TPACKET_N_MODES; m++) {
+            if (socks->fds[m] >= 0) {
+                close(socks->fds[m]);
+            }
+        }
+    }
+    free(dev->socks);
+    dev->socks = NULL;
+}
+
+/* Returns the modes, one bit per queue as in struct tpacket_steer, that
+ * 'dev' starts with. */
+static uint64_t
+initial_modes(const struct netdev_tpacket *dev)
+{
+    int n = dev->up.n_rxq;
+
+    if (dev->forced != TPACKET_THROUGHPUT) {
+        return 0;
+    }
+    return n >= 64 ? UINT64_MAX : (UINT64_C(1) << n) - 1;
+}
+
+/* Opens the receive sockets of every rx queue of 'dev', in fanout member
+ * order (see "More than one rx queue"), and puts them in the port's group.
+ * Returns 0, or a positive errno with a message in '*errp' and nothing
+ * left open. */
+static int
+open_rx_sockets(struct netdev_tpacket *dev, char **errp)
+{
+    struct netdev *netdev = &dev->up;
+    int fds[TPACKET_MAX_RXQ][TPACKET_N_MODES];
+    const char *step = "";
+    int error;
+    int q;
+
+    dev->ring = ring_size_for(netdev->n_rxq);
+    dev->socks = xcalloc(netdev->n_rxq, sizeof *dev->socks);
+    for (q = 0; q < netdev->n_rxq; q++) {
+        for (int m = 0; m < TPACKET_N_MODES; m++) {
+            dev->socks[q].fds[m] = -1;
+        }
+    }
+    /* The low-latency socket of each queue is created before its
+     * throughput socket, and each queue after the one before: after a link
+     * flap the kernel relinks the members in creation order. */
+    for (q = 0; q < netdev->n_rxq; q++) {
+        error = open_ll(&dev->socks[q], netdev->ifindex, &step);
+        if (!error) {
+            error = open_tp(&dev->socks[q], netdev->ifindex, &dev->ring,
+                            dev->timeout_ms, &step);
+        }
+        if (error) {
+            *errp = xasprintf("interface %s: rx queue %d: %s (%s)",
+                              netdev->name, q, step, strerror(error));
+            close_rx_sockets(dev);
             return error;
         }
-        VLOG_INFO("kernel lacks PACKET_FANOUT_FLAG_IGNORE_OUTGOING; "
-                  "skipping outgoing frames in userspace");
+        memcpy(fds[q], dev->socks[q].fds, sizeof fds[q]);
     }
-    len = sizeof value;
-    if (getsockopt(ll_fd, SOL_PACKET, PACKET_FANOUT, &value, &len)) {
-        *stepp = "cannot read fanout group id";
-        return errno;
+    error = tpacket_steer_init(&dev->steer, fds, netdev->n_rxq,
+                               initial_modes(dev), &step);
+    if (error) {
+        *errp = xasprintf("interface %s: fanout group of %d rx queues: %s "
+                          "(%s)", netdev->name, netdev->n_rxq, step,
+                          strerror(error));
+        close_rx_sockets(dev);
     }
-    rxq->fanout_id = value & 0xffff;
-    rxq->fanout_ignores_outgoing
-        = (type & PACKET_FANOUT_FLAG_IGNORE_OUTGOING) != 0;
-
-    /* A first program, so that the next one comes with a grace period. */
-    if ((error = set_steering(ll_fd, TPACKET_LOW_LATENCY))) {
-        *stepp = "cannot set steering program";
-        return error;
-    }
-    if ((error = setsockopt_int(tp_fd, SOL_PACKET, PACKET_FANOUT,
-                                (type << 16) | rxq->fanout_id))) {
-        *stepp = "cannot join fanout group";
-        return error;
-    }
-    if (rxq->forced == TPACKET_THROUGHPUT
-        && (error = set_steering(ll_fd, TPACKET_THROUGHPUT))) {
-        *stepp = "cannot set steering program";
-        return error;
-    }
-    if (setsockopt_int(tp_fd, SOL_SOCKET, SO_DETACH_FILTER, 0)) {
-        *stepp = "cannot detach filter";
-        return errno;
-    }
-    return 0;
-}
-
-static void
-close_sockets(struct netdev_rxq_tpacket *rxq)
-{
-    netdev_mmsg_rx_uninit(&rxq->ll);
-    if (rxq->tp.map) {
-        munmap(rxq->tp.map, rxq->tp.map_size);
-        rxq->tp.map = NULL;
-    }
-    for (int m = 0; m < TPACKET_N_MODES; m++) {
-        if (rxq->fds[m] >= 0) {
-            close(rxq->fds[m]);
-            rxq->fds[m] = -1;
-        }
-    }
+    return error;
 }
 
 /* ---- Life cycle (control thread). ---- */
@@ -971,6 +1077,7 @@ read_knobs(struct netdev_tpacket *dev, char **errp)
     return 0;
 }
 
+
 static int
 netdev_tpacket_construct(struct netdev *netdev,
                          const struct netdev_options *opts, char **errp)
@@ -978,19 +1085,28 @@ netdev_tpacket_construct(struct netdev *netdev,
     struct netdev_tpacket *dev = netdev_tpacket_cast(netdev);
     int error;
 
-    if (opts->n_rxq != 1) {
-        /* See "More than one rx queue" in the design note. */
-        *errp = xasprintf("interface %s: type tpacket supports one rx queue "
-                          "per port for now (n_rxq %d requested); use type "
-                          "mmsg for more", netdev->name, opts->n_rxq);
-        return EOPNOTSUPP;
+    if (opts->n_rxq < 1 || opts->n_rxq > TPACKET_MAX_RXQ) {
+        /* netdev.c has the same limit; this keeps the steering program's
+         * mode bits in range whatever it says. */
+        *errp = xasprintf("interface %s: type tpacket supports 1 to %d rx "
+                          "queues (n_rxq %d requested)", netdev->name,
+                          TPACKET_MAX_RXQ, opts->n_rxq);
+        return EINVAL;
     }
     error = read_knobs(dev, errp);
     if (error) {
         return error;
     }
-
-    return netdev_linux_txqs_open(netdev, &dev->txqs, errp);
+    error = netdev_linux_txqs_open(netdev, &dev->txqs, errp);
+    if (error) {
+        return error;
+    }
+    error = open_rx_sockets(dev, errp);
+    if (error) {
+        netdev_linux_txqs_close(dev->txqs, netdev->n_txq);
+        dev->txqs = NULL;
+    }
+    return error;
 }
 
 static void
@@ -998,6 +1114,7 @@ netdev_tpacket_destruct(struct netdev *netdev)
 {
     struct netdev_tpacket *dev = netdev_tpacket_cast(netdev);
 
+    close_rx_sockets(dev);
     netdev_linux_txqs_close(dev->txqs, netdev->n_txq);
 }
 
@@ -1006,9 +1123,6 @@ netdev_tpacket_rxq_alloc(void)
 {
     struct netdev_rxq_tpacket *rxq = xzalloc_cacheline(sizeof *rxq);
 
-    for (int m = 0; m < TPACKET_N_MODES; m++) {
-        rxq->fds[m] = -1;
-    }
     return &rxq->up;
 }
 
@@ -1018,43 +1132,29 @@ netdev_tpacket_rxq_dealloc(struct netdev_rxq *rxq_)
     free(netdev_rxq_tpacket_cast(rxq_));
 }
 
+/* Sets up rx queue 'rxq_' on the sockets the port opened for it. */
 static int
-netdev_tpacket_rxq_construct(struct netdev_rxq *rxq_, char **errp)
+netdev_tpacket_rxq_construct(struct netdev_rxq *rxq_,
+                             char **errp OVS_UNUSED)
 {
     struct netdev_rxq_tpacket *rxq = netdev_rxq_tpacket_cast(rxq_);
-    struct netdev *netdev = rxq_->netdev;
-    struct netdev_tpacket *dev = netdev_tpacket_cast(netdev);
-    const char *step = "";
-    int error;
+    struct netdev_tpacket *dev = netdev_tpacket_cast(rxq_->netdev);
+    const struct tpacket_rx_socks *socks = &dev->socks[rxq_->qid];
 
-    rxq->forced = dev->forced;
-    rxq->timeout_ms = dev->timeout_ms;
+    memcpy(rxq->fds, socks->fds, sizeof rxq->fds);
+    rxq->tp.map = socks->map;
+    rxq->tp.block_size = dev->ring.block_size;
+    rxq->tp.n_blocks = dev->ring.n_blocks;
+    netdev_mmsg_rx_init(&rxq->ll, rxq->fds[TPACKET_LOW_LATENCY]);
 
-    /* The low-latency socket is created first: after a link flap the kernel
-     * relinks group members in creation order, and the steering program
-     * counts on it being member 0. */
-    error = open_ll(rxq, netdev->ifindex, &step);
-    if (!error) {
-        error = open_tp(rxq, netdev->ifindex, &step);
-    }
-    if (!error) {
-        error = join_fanout(rxq, &step);
-    }
-    if (error) {
-        *errp = xasprintf("interface %s: rx queue %d: %s (%s)", netdev->name,
-                          rxq_->qid, step, strerror(error));
-        close_sockets(rxq);
-        return error;
-    }
-
-    /* join_fanout() steered to the initial mode; the PMD starts on the
+    /* The group steers to the initial mode; the PMD starts on the
      * low-latency socket and drains it first if that is not the one. */
     rxq->mode = TPACKET_LOW_LATENCY;
     rxq->pmd_mode = TPACKET_LOW_LATENCY;
-    rxq->steer = (rxq->forced == TPACKET_AUTO
-                  ? TPACKET_LOW_LATENCY : rxq->forced);
+    rxq->steer = (dev->forced == TPACKET_AUTO
+                  ? TPACKET_LOW_LATENCY : dev->forced);
     tpacket_policy_init(&rxq->policy, rxq->steer,
-                        rxq->forced != TPACKET_AUTO, rxq->timeout_ms,
+                        dev->forced != TPACKET_AUTO, dev->timeout_ms,
                         time_msec());
     return 0;
 }
@@ -1062,7 +1162,8 @@ netdev_tpacket_rxq_construct(struct netdev_rxq *rxq_, char **errp)
 static void
 netdev_tpacket_rxq_destruct(struct netdev_rxq *rxq_)
 {
-    close_sockets(netdev_rxq_tpacket_cast(rxq_));
+    /* The port closes the sockets. */
+    netdev_mmsg_rx_uninit(&netdev_rxq_tpacket_cast(rxq_)->ll);
 }
 
 /* ---- Statistics, health and the mode policy (control thread). ---- */
@@ -1117,11 +1218,8 @@ update_link_error(struct netdev_tpacket *dev)
     bool check = dev->link_error != 0;
 
     for (int i = 0; i < netdev->n_rxq; i++) {
-        struct netdev_rxq_tpacket *rxq
-            = netdev_rxq_tpacket_cast(netdev->rxqs[i]);
-
         for (int m = 0; m < TPACKET_N_MODES; m++) {
-            check |= take_socket_error(rxq->fds[m]) != 0;
+            check |= take_socket_error(dev->socks[i].fds[m]) != 0;
         }
     }
     if (check) {
@@ -1164,42 +1262,9 @@ read_policy_counters(const struct netdev_rxq_tpacket *rxq,
     c->polls_full = netdev_counter_read(&rxq->rx.polls_full);
 }
 
-/* Steers 'rxq' to 'mode', as its policy requested.  Sleeps for an RCU
- * grace period. */
-static void
-rxq_switch(struct netdev_rxq_tpacket *rxq, int mode)
-{
-    static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(1, 5);
-    const struct tpacket_policy_window *w = &rxq->policy.last;
-    struct tpacket_policy_window counters;
-    int error;
-
-    error = set_steering(rxq->fds[TPACKET_LOW_LATENCY], mode);
-    if (error) {
-        rxq->steer_error = error;
-        VLOG_WARN_RL(&rl, "%s: cannot steer to the %s socket (%s)",
-                     rxq->up.netdev->name, tpacket_mode_names[mode],
-                     strerror(error));
-        return;
-    }
-    /* The kernel waited for a grace period before returning, so every
-     * frame the old program steered is queued on the old socket.  Pairs
-     * with the acquire load in netdev_tpacket_rxq_recv(). */
-    __atomic_store_n(&rxq->steer, mode, __ATOMIC_RELEASE);
-
-    read_policy_counters(rxq, &counters);
-    tpacket_policy_switched(&rxq->policy, time_msec(), &counters);
-    rxq->n_switches[mode]++;
-    VLOG_DBG("%s: rx queue %d: %s mode (%llu frames, %llu bytes in %lld "
-             "ms), next switch in %d ms at the earliest",
-             rxq->up.netdev->name, rxq->up.qid, tpacket_mode_names[mode],
-             (unsigned long long) w->frames, (unsigned long long) w->bytes,
-             w->ms, rxq->policy.hold_ms);
-}
-
-/* Gives the counters of 'rxq' to its policy and switches mode if the
- * policy asks for it. */
-static void
+/* Gives the counters of 'rxq' to its policy.  Returns the mode the policy
+ * asks for, or -1 to stay. */
+static int
 run_policy(struct netdev_rxq_tpacket *rxq, long long now)
 {
     struct tpacket_policy_window counters;
@@ -1212,10 +1277,55 @@ run_policy(struct netdev_rxq_tpacket *rxq, long long now)
     draining = (__atomic_load_n(&rxq->pmd_mode, __ATOMIC_RELAXED)
                 != rxq->steer);
     verdict = tpacket_policy_run(&rxq->policy, now, &counters, draining);
-    if (verdict == TPACKET_POLICY_TO_THROUGHPUT) {
-        rxq_switch(rxq, TPACKET_THROUGHPUT);
-    } else if (verdict == TPACKET_POLICY_TO_LOW_LATENCY) {
-        rxq_switch(rxq, TPACKET_LOW_LATENCY);
+    return (verdict == TPACKET_POLICY_TO_THROUGHPUT ? TPACKET_THROUGHPUT
+            : verdict == TPACKET_POLICY_TO_LOW_LATENCY ? TPACKET_LOW_LATENCY
+            : -1);
+}
+
+/* Tells 'rxq' and its policy that the kernel now steers it to 'mode'. */
+static void
+rxq_switched(struct netdev_rxq_tpacket *rxq, int mode)
+{
+    const struct tpacket_policy_window *w = &rxq->policy.last;
+    struct tpacket_policy_window counters;
+
+    /* The kernel waited for a grace period before the new program took
+     * over, so every frame the old program steered is queued on the old
+     * socket.  Pairs with the acquire load in netdev_tpacket_rxq_recv(). */
+    __atomic_store_n(&rxq->steer, mode, __ATOMIC_RELEASE);
+
+    read_policy_counters(rxq, &counters);
+    tpacket_policy_switched(&rxq->policy, time_msec(), &counters);
+    rxq->n_switches[mode]++;
+    VLOG_DBG("%s: rx queue %d: %s mode (%llu frames, %llu bytes in %lld "
+             "ms), next switch in %d ms at the earliest",
+             rxq->up.netdev->name, rxq->up.qid, tpacket_mode_names[mode],
+             (unsigned long long) w->frames, (unsigned long long) w->bytes,
+             w->ms, rxq->policy.hold_ms);
+}
+
+/* Steers each rx queue of 'dev' to the mode of its bit in 'modes', as the
+ * queues' policies asked, with one new steering program.  Sleeps for an
+ * RCU grace period. */
+static void
+switch_queues(struct netdev_tpacket *dev, uint64_t modes)
+{
+    static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(1, 5);
+    uint64_t changed = modes ^ dev->steer.modes;
+    int error;
+    int q;
+
+    error = tpacket_steer_set_modes(&dev->steer, modes);
+    if (error) {
+        dev->steer_error = error;
+        VLOG_WARN_RL(&rl, "%s: cannot switch %d rx queue(s) (%s)",
+                     dev->up.name, count_1bits(changed), strerror(error));
+        return;
+    }
+    dev->n_programs++;
+    ULLONG_FOR_EACH_1 (q, changed) {
+        rxq_switched(netdev_rxq_tpacket_cast(dev->up.rxqs[q]),
+                     (modes >> q) & 1);
     }
 }
 
@@ -1223,14 +1333,24 @@ static void
 netdev_tpacket_run(struct netdev *netdev)
 {
     struct netdev_tpacket *dev = netdev_tpacket_cast(netdev);
+    uint64_t modes = dev->steer.modes;
     long long now = time_msec();
 
     for (int i = 0; i < netdev->n_rxq; i++) {
         struct netdev_rxq_tpacket *rxq
             = netdev_rxq_tpacket_cast(netdev->rxqs[i]);
+        int mode;
 
         accumulate_drops(rxq);
-        run_policy(rxq, now);
+        mode = run_policy(rxq, now);
+        if (mode == TPACKET_THROUGHPUT) {
+            modes |= UINT64_C(1) << i;
+        } else if (mode == TPACKET_LOW_LATENCY) {
+            modes &= ~(UINT64_C(1) << i);
+        }
+    }
+    if (modes != dev->steer.modes) {
+        switch_queues(dev, modes);
     }
     update_link_error(dev);
 }
@@ -1254,74 +1374,87 @@ status_printf(char *buf, size_t size, size_t *len, const char *format, ...)
     }
 }
 
+/* Appends the status of rx queue 'rxq' of 'dev' to 'buf'. */
+static void
+rxq_status(const struct netdev_tpacket *dev,
+           const struct netdev_rxq_tpacket *rxq, char *buf, size_t size,
+           size_t *len)
+{
+    int mode = __atomic_load_n(&rxq->pmd_mode, __ATOMIC_RELAXED);
+    int steer = __atomic_load_n(&rxq->steer, __ATOMIC_RELAXED);
+    int ll_error = __atomic_load_n(&rxq->ll.last_error, __ATOMIC_RELAXED);
+    int qid = rxq->up.qid;
+
+    status_printf(buf, size, len, "tpacket rx queue %d: mode=%s%s%s "
+                  "(%s), switches to low-latency=%llu to throughput=%llu"
+                  ", hold %d ms\n",
+                  qid, tpacket_mode_names[mode],
+                  steer != mode ? " switching to " : "",
+                  steer != mode ? tpacket_mode_names[steer] : "",
+                  (dev->forced == TPACKET_AUTO ? "auto" : "pinned"),
+                  (unsigned long long) rxq->n_switches[TPACKET_LOW_LATENCY],
+                  (unsigned long long) rxq->n_switches[TPACKET_THROUGHPUT],
+                  rxq->policy.hold_ms);
+    status_printf(buf, size, len, "  frames: low-latency=%llu "
+                  "throughput=%llu; low-latency polls: busy=%llu "
+                  "full=%llu; blocks: full=%llu timeout=%llu\n",
+                  (unsigned long long) netdev_counter_read(
+                      &rxq->rx.frames[TPACKET_LOW_LATENCY]),
+                  (unsigned long long) netdev_counter_read(
+                      &rxq->rx.frames[TPACKET_THROUGHPUT]),
+                  (unsigned long long) netdev_counter_read(
+                      &rxq->rx.polls_busy),
+                  (unsigned long long) netdev_counter_read(
+                      &rxq->rx.polls_full),
+                  (unsigned long long) netdev_counter_read(
+                      &rxq->rx.blocks_full),
+                  (unsigned long long) netdev_counter_read(
+                      &rxq->rx.blocks_timeout));
+    status_printf(buf, size, len, "  kernel drops: low-latency=%llu "
+                  "throughput=%llu; losing=%llu; outgoing skipped=%llu\n",
+                  (unsigned long long) rxq->drops[TPACKET_LOW_LATENCY],
+                  (unsigned long long) rxq->drops[TPACKET_THROUGHPUT],
+                  (unsigned long long) netdev_counter_read(&rxq->rx.losing),
+                  (unsigned long long)
+                  (netdev_counter_read(&rxq->rx.outgoing)
+                   + netdev_counter_read(&rxq->ll.n_outgoing)));
+    status_printf(buf, size, len, "  low-latency socket: recvmmsg, "
+                  "%u buffers of %u bytes, rcvbuf %d, last error: %s\n",
+                  (unsigned) DP_BATCH_SIZE,
+                  (unsigned) NETDEV_MMSG_RX_BUF_SIZE,
+                  dev->socks[qid].ll_rcvbuf,
+                  ll_error ? strerror(ll_error) : "none");
+    status_printf(buf, size, len, "  throughput ring: TPACKET_V3, %u "
+                  "blocks of %u KB (%u KB), block timeout %d ms\n",
+                  rxq->tp.n_blocks, rxq->tp.block_size / 1024,
+                  rxq->tp.n_blocks * (rxq->tp.block_size / 1024),
+                  dev->timeout_ms);
+}
+
 static void
 netdev_tpacket_get_status(const struct netdev *netdev, char *buf,
                           size_t size)
 {
+    const struct netdev_tpacket *dev = netdev_tpacket_cast(netdev);
+    unsigned int ring_kb = dev->ring.n_blocks * (dev->ring.block_size / 1024);
     size_t len = 0;
 
     if (size) {
         buf[0] = '\0';
     }
+    status_printf(buf, size, &len, "tpacket: %d rx queue%s, rings %u KB "
+                  "per queue (%u KB in all); fanout group %d of %d members "
+                  "(cbpf%s), steering program of %zu instructions, "
+                  "replaced %llu times, last steering error: %s\n",
+                  netdev->n_rxq, netdev->n_rxq == 1 ? "" : "s", ring_kb,
+                  ring_kb * netdev->n_rxq, dev->steer.id, 2 * netdev->n_rxq,
+                  (dev->steer.ignores_outgoing
+                   ? ", kernel ignores outgoing" : ""),
+                  dev->steer.n_insns, (unsigned long long) dev->n_programs,
+                  dev->steer_error ? strerror(dev->steer_error) : "none");
     for (int i = 0; i < netdev->n_rxq; i++) {
-        struct netdev_rxq_tpacket *rxq
-            = netdev_rxq_tpacket_cast(netdev->rxqs[i]);
-        int mode = __atomic_load_n(&rxq->pmd_mode, __ATOMIC_RELAXED);
-        int steer = __atomic_load_n(&rxq->steer, __ATOMIC_RELAXED);
-        int ll_error = __atomic_load_n(&rxq->ll.last_error,
-                                       __ATOMIC_RELAXED);
-
-        status_printf(buf, size, &len, "tpacket rx queue %d: mode=%s%s%s "
-                      "(%s), switches to low-latency=%llu to throughput=%llu"
-                      ", hold %d ms\n",
-                      i, tpacket_mode_names[mode],
-                      steer != mode ? " switching to " : "",
-                      steer != mode ? tpacket_mode_names[steer] : "",
-                      (rxq->forced == TPACKET_AUTO ? "auto" : "pinned"),
-                      (unsigned long long)
-                      rxq->n_switches[TPACKET_LOW_LATENCY],
-                      (unsigned long long)
-                      rxq->n_switches[TPACKET_THROUGHPUT],
-                      rxq->policy.hold_ms);
-        status_printf(buf, size, &len, "  frames: low-latency=%llu "
-                      "throughput=%llu; low-latency polls: busy=%llu "
-                      "full=%llu; blocks: full=%llu timeout=%llu\n",
-                      (unsigned long long) netdev_counter_read(
-                          &rxq->rx.frames[TPACKET_LOW_LATENCY]),
-                      (unsigned long long) netdev_counter_read(
-                          &rxq->rx.frames[TPACKET_THROUGHPUT]),
-                      (unsigned long long) netdev_counter_read(
-                          &rxq->rx.polls_busy),
-                      (unsigned long long) netdev_counter_read(
-                          &rxq->rx.polls_full),
-                      (unsigned long long) netdev_counter_read(
-                          &rxq->rx.blocks_full),
-                      (unsigned long long) netdev_counter_read(
-                          &rxq->rx.blocks_timeout));
-        status_printf(buf, size, &len, "  kernel drops: low-latency=%llu "
-                      "throughput=%llu; losing=%llu; outgoing skipped=%llu\n",
-                      (unsigned long long) rxq->drops[TPACKET_LOW_LATENCY],
-                      (unsigned long long) rxq->drops[TPACKET_THROUGHPUT],
-                      (unsigned long long) netdev_counter_read(
-                          &rxq->rx.losing),
-                      (unsigned long long)
-                      (netdev_counter_read(&rxq->rx.outgoing)
-                       + netdev_counter_read(&rxq->ll.n_outgoing)));
-        status_printf(buf, size, &len, "  low-latency socket: recvmmsg, "
-                      "%u buffers of %u bytes, rcvbuf %d, last error: %s\n",
-                      (unsigned) DP_BATCH_SIZE,
-                      (unsigned) NETDEV_MMSG_RX_BUF_SIZE, rxq->ll_rcvbuf,
-                      ll_error ? strerror(ll_error) : "none");
-        status_printf(buf, size, &len, "  throughput ring: TPACKET_V3, %u "
-                      "blocks of %u KB, block timeout %d ms\n",
-                      rxq->tp.n_blocks,
-                      (unsigned) TPACKET_TP_BLOCK_SIZE / 1024,
-                      rxq->timeout_ms);
-        status_printf(buf, size, &len, "  fanout group %d (cbpf%s); "
-                      "last steering error: %s\n", rxq->fanout_id,
-                      (rxq->fanout_ignores_outgoing
-                       ? ", kernel ignores outgoing" : ""),
-                      rxq->steer_error ? strerror(rxq->steer_error) : "none");
+        rxq_status(dev, netdev_rxq_tpacket_cast(netdev->rxqs[i]), buf, size,
+                   &len);
     }
 }
 

@@ -13,14 +13,23 @@
  * reordered; full batches of small frames move the port to the ring, full
  * batches of large GSO frames at the same frame rate do not; the fanout
  * member order survives a link flap; bad options are refused with a
- * message.
+ * message.  With several rx queues (up to 64): the port opens with a ring
+ * per queue sized as documented and shows each queue in its status; 64
+ * UDP flows (different source ports) spread over every queue, each flow
+ * on one queue whatever the receive mode, every frame received exactly
+ * once and in order; a burst moves one queue to the throughput ring and
+ * back while the other queues' flows stay on their queues in low-latency
+ * mode, losing nothing; the order of all the fanout members survives a
+ * link flap; ports opened while frames keep coming deliver none twice.
  *
- * Needs root (exits 77 otherwise).  It makes network namespace "tpt-a" and
- * the veth pair tpt0a (here, opened by the provider) / tpt0b (in tpt-a,
+ * Needs root (exits 77 otherwise).  It makes network namespace "ttpq-a" and
+ * the veth pair ttpq0a (here, opened by the provider) / ttpq0b (in ttpq-a,
  * where the test sends and receives on packet sockets), and removes them at
  * exit, on a fatal signal, and before the run in case an earlier run was
  * killed.  Test frames carry source MAC 02:54:50:54:00:01 and, except the
- * TCP ones, EtherType 0x88b5 followed by a sequence number.
+ * TCP and UDP ones, EtherType 0x88b5 followed by a sequence number; the
+ * UDP ones (198.18.0.1 to 198.18.0.2, port 7000) carry the flow in their
+ * source port and a sequence number in their payload.
  *
  * No timing is asserted: deadlines only bound waits for frames that must
  * arrive, and sleeps only bound frame rates from above.  The latency of
@@ -31,6 +40,7 @@
 
 #include <errno.h>
 #include <net/if.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,9 +56,9 @@
 #include "packets.h"
 #include "util.h"
 
-#define NS_NAME "tpt-a"
-#define IF_A "tpt0a"
-#define IF_B "tpt0b"
+#define NS_NAME "ttpq-a"
+#define IF_A "ttpq0a"
+#define IF_B "ttpq0b"
 
 #define PORT_NO 5
 #define TEST_ETHERTYPE 0x88b5       /* IEEE local experimental. */
@@ -278,7 +288,7 @@ open_port(const char *mode, const char *timeout_ms)
     return nd;
 }
 
-/* What get_status says about rx queue 0. */
+/* What get_status says about one rx queue. */
 struct port_status {
     char mode[32];                  /* Socket the PMD reads. */
     bool switching;                 /* The kernel steers to the other. */
@@ -289,17 +299,45 @@ struct port_status {
     unsigned long long outgoing;    /* Own frames skipped in userspace. */
     bool kernel_ignores_outgoing;   /* The fanout group keeps them out. */
     unsigned int buf_size;          /* Low-latency receive buffer size. */
+    unsigned long long drops_ll, drops_tp; /* Kernel drops per socket. */
+    unsigned int n_blocks, block_kb; /* Throughput ring. */
 };
 
-static struct port_status
-port_status(const struct netdev *nd)
+/* Copies into 'buf' (of 'size' bytes) the part of status 'all' that is
+ * about rx queue 'q'.  Returns false if there is none. */
+static bool
+queue_section(const char *all, int q, char *buf, size_t size)
 {
+    char head[64];
+    const char *start, *end;
+
+    snprintf(head, sizeof head, "tpacket rx queue %d:", q);
+    start = strstr(all, head);
+    if (!start) {
+        return false;
+    }
+    end = strstr(start + 1, "tpacket rx queue ");
+    snprintf(buf, size, "%.*s",
+             (int) (end ? end - start : (ptrdiff_t) strlen(start)), start);
+    return true;
+}
+
+/* Parses what get_status says about rx queue 'q' of 'nd'. */
+static struct port_status
+port_status_q(const struct netdev *nd, int q)
+{
+    static char all[65536];
     struct port_status st;
     char buf[4096] = "";
     const char *p;
 
     memset(&st, 0, sizeof st);
-    netdev_get_status(nd, buf, sizeof buf);
+    all[0] = '\0';
+    netdev_get_status(nd, all, sizeof all);
+    if (!queue_section(all, q, buf, sizeof buf)) {
+        CHECK(false, "status has no rx queue %d: %s", q, all);
+        return st;
+    }
     if (!(p = strstr(buf, "mode="))
         || sscanf(p, "mode=%31[a-z-]", st.mode) != 1
         || !(p = strstr(buf, "switches to low-latency="))
@@ -314,13 +352,26 @@ port_status(const struct netdev *nd)
         || !(p = strstr(buf, "outgoing skipped="))
         || sscanf(p, "outgoing skipped=%llu", &st.outgoing) != 1
         || !(p = strstr(buf, "buffers of "))
-        || sscanf(p, "buffers of %u", &st.buf_size) != 1) {
+        || sscanf(p, "buffers of %u", &st.buf_size) != 1
+        || !(p = strstr(buf, "kernel drops: low-latency="))
+        || sscanf(p, "kernel drops: low-latency=%llu throughput=%llu",
+                  &st.drops_ll, &st.drops_tp) != 2
+        || !(p = strstr(buf, "TPACKET_V3, "))
+        || sscanf(p, "TPACKET_V3, %u blocks of %u KB", &st.n_blocks,
+                  &st.block_kb) != 2) {
         CHECK(false, "cannot parse status: %s", buf);
     }
     st.switching = strstr(buf, "switching to") != NULL;
-    st.kernel_ignores_outgoing = strstr(buf, "kernel ignores outgoing")
+    st.kernel_ignores_outgoing = strstr(all, "kernel ignores outgoing")
                                  != NULL;
     return st;
+}
+
+/* What get_status says about rx queue 0. */
+static struct port_status
+port_status(const struct netdev *nd)
+{
+    return port_status_q(nd, 0);
 }
 
 /* Frames received from the port and what the test learned of them. */
@@ -1054,6 +1105,692 @@ test_link_flap(void)
     close(fd);
 }
 
+/* ---- Several rx queues. ---- */
+
+#define N_FLOWS 64                  /* UDP flows, told apart by source
+                                     * port. */
+#define FLOW_SPORT 40000            /* Source port of flow 0. */
+#define FLOW_DPORT 7000
+#define MAX_RXQ 64                  /* Most rx queues a case opens. */
+
+/* Builds in 'buf' a SMALL_FRAME-byte UDP/IPv4 test frame of flow 'flow'
+ * with sequence number 'seq' in its payload.  Returns SMALL_FRAME. */
+static size_t
+make_udp_frame(uint8_t *buf, int flow, uint32_t seq)
+{
+    static const uint8_t addrs[8] = { 198, 18, 0, 1, 198, 18, 0, 2 };
+    const size_t l3 = ETH_HEADER_LEN;
+    const size_t l4 = l3 + 20;
+    uint16_t sport = FLOW_SPORT + flow;
+    uint32_t be = htonl(seq);
+
+    memset(buf, 0, SMALL_FRAME);
+    memcpy(buf, port_mac, ETH_ADDR_LEN);
+    memcpy(buf + ETH_ADDR_LEN, test_src, ETH_ADDR_LEN);
+    buf[2 * ETH_ADDR_LEN] = 0x08;           /* IPv4. */
+    buf[l3] = 0x45;
+    buf[l3 + 3] = SMALL_FRAME - l3;         /* Total length. */
+    buf[l3 + 8] = 64;
+    buf[l3 + 9] = 17;                       /* UDP. */
+    memcpy(buf + l3 + 12, addrs, sizeof addrs);
+    buf[l4] = sport >> 8;
+    buf[l4 + 1] = sport & 0xff;
+    buf[l4 + 2] = FLOW_DPORT >> 8;
+    buf[l4 + 3] = FLOW_DPORT & 0xff;
+    buf[l4 + 5] = SMALL_FRAME - l4;         /* UDP length. */
+    memcpy(buf + l4 + 8, &be, sizeof be);
+    return SMALL_FRAME;
+}
+
+/* Returns the flow of UDP test frame 'data' and stores its sequence
+ * number in '*seqp', or returns -1 if it is not one. */
+static int
+udp_frame_flow(const uint8_t *data, size_t size, uint32_t *seqp)
+{
+    const size_t l4 = ETH_HEADER_LEN + 20;
+    int flow;
+
+    if (size < l4 + 12 || !is_test_frame(data, size)
+        || data[2 * ETH_ADDR_LEN] != 0x08
+        || data[2 * ETH_ADDR_LEN + 1] != 0x00
+        || data[ETH_HEADER_LEN + 9] != 17) {
+        return -1;
+    }
+    flow = ((data[l4] << 8) | data[l4 + 1]) - FLOW_SPORT;
+    if (flow < 0 || flow >= N_FLOWS) {
+        return -1;
+    }
+    memcpy(seqp, data + l4 + 8, sizeof *seqp);
+    *seqp = ntohl(*seqp);
+    return flow;
+}
+
+/* Frames received from the queues of a port, by flow. */
+struct flow_log {
+    int n_test;                     /* UDP test frames. */
+    int n_other;                    /* Frames the test did not send. */
+    int queue[N_FLOWS];             /* Queue of a flow's first frame, or
+                                     * -1. */
+    int n[N_FLOWS];                 /* Frames per flow. */
+    int64_t last_seq[N_FLOWS];      /* Highest sequence number, or -1. */
+    int per_queue[MAX_RXQ];         /* Frames per queue, of any kind. */
+    int n_misordered;               /* Not above the flow's previous one
+                                     * (so also duplicates). */
+    int n_wrong_queue;              /* Not on the flow's first queue. */
+    int last_error;                 /* Last error besides EAGAIN. */
+};
+
+static void
+flow_log_init(struct flow_log *log)
+{
+    memset(log, 0, sizeof *log);
+    for (int i = 0; i < N_FLOWS; i++) {
+        log->queue[i] = -1;
+        log->last_seq[i] = -1;
+    }
+}
+
+/* Polls rx queue 'q' of 'nd' once. */
+static void
+poll_queue(struct netdev *nd, int q, struct flow_log *log)
+{
+    struct dp_batch batch;
+    struct dp_packet *p;
+    int error;
+
+    dp_batch_init(&batch);
+    error = netdev_rxq_recv(netdev_get_rxq(nd, q), &batch, PORT_NO);
+    if (error) {
+        CHECK(!batch.count, "queue %d: recv returned %s with %u frames", q,
+              strerror(error), batch.count);
+        if (error != EAGAIN) {
+            log->last_error = error;
+        }
+        return;
+    }
+    log->per_queue[q] += batch.count;
+    DP_BATCH_FOR_EACH (i, p, &batch) {
+        uint32_t seq;
+        int flow = udp_frame_flow(p->data, p->size, &seq);
+
+        if (flow < 0) {
+            log->n_other++;
+            continue;
+        }
+        log->n_test++;
+        log->n[flow]++;
+        if (log->queue[flow] < 0) {
+            log->queue[flow] = q;
+        }
+        log->n_wrong_queue += log->queue[flow] != q;
+        log->n_misordered += (int64_t) seq <= log->last_seq[flow];
+        log->last_seq[flow] = MAX(log->last_seq[flow], (int64_t) seq);
+    }
+}
+
+/* Polls each of the first 'n_rxq' rx queues of 'nd' once. */
+static void
+poll_queues(struct netdev *nd, int n_rxq, struct flow_log *log)
+{
+    for (int q = 0; q < n_rxq; q++) {
+        poll_queue(nd, q, log);
+    }
+}
+
+/* Polls like poll_queues(), running netdev_run() every ms, until each of
+ * the 'sent' UDP test frames has arrived or been counted as a kernel drop,
+ * or 'timeout_ms' passed. */
+static void
+poll_queues_all(struct netdev *nd, int n_rxq, struct flow_log *log,
+                int sent, int timeout_ms)
+{
+    long long deadline = time_msec() + timeout_ms;
+    long long next_run = 0;
+
+    for (;;) {
+        long long now = time_msec();
+
+        if (now >= next_run) {
+            netdev_run();
+            next_run = now + 1;
+        }
+        if (log->n_test + port_stats(nd).rx_ring_full >= sent
+            || now >= deadline) {
+            break;
+        }
+        poll_queues(nd, n_rxq, log);
+    }
+    netdev_run();
+}
+
+/* Sends on 'fd' one frame for each of the 'n' flows in 'flows', numbered
+ * by 'seqs' (per flow), which it advances.  Returns 'n'. */
+static int
+send_flows(int fd, const int *flows, int n, uint32_t *seqs)
+{
+    static uint8_t frames[BURST_MAX * SMALL_FRAME];
+
+    ovs_assert(n <= BURST_MAX);
+    for (int i = 0; i < n; i++) {
+        make_udp_frame(frames + i * SMALL_FRAME, flows[i],
+                       seqs[flows[i]]++);
+    }
+    return peer_send_many(fd, frames, SMALL_FRAME, n, NULL);
+}
+
+/* Sends one frame of each of the N_FLOWS flows on 'fd'. */
+static int
+send_all_flows(int fd, uint32_t *seqs)
+{
+    int flows[N_FLOWS];
+
+    for (int i = 0; i < N_FLOWS; i++) {
+        flows[i] = i;
+    }
+    return send_flows(fd, flows, N_FLOWS, seqs);
+}
+
+/* Opens IF_A with 'n_rxq' rx queues or exits. */
+static struct netdev *
+open_port_queues(const char *mode, const char *timeout_ms, int n_rxq)
+{
+    struct netdev *nd;
+    char *msg;
+    int error;
+
+    error = open_port__(mode, timeout_ms, n_rxq, IF_A, &nd, &msg);
+    if (error) {
+        ovs_fatal(error, "cannot open %s with %d rx queues: %s", IF_A,
+                  n_rxq, msg ? msg : "");
+    }
+    free(msg);
+    return nd;
+}
+
+/* A port opens with 1 to 8 rx queues (test_flow_spread() opens 64), each
+ * with its own sockets and a ring sized as the design note says; the
+ * port's status shows them. */
+static void
+test_queues_open(void)
+{
+    static const struct {
+        int n_rxq;
+        unsigned int n_blocks;
+        unsigned int block_kb;
+    } cases[] = {
+        { 1, 16, 1024 },
+        { 2, 16, 512 },
+        { 3, 16, 256 },
+        { 4, 16, 256 },
+        { 8, 8, 256 },
+    };
+    static char buf[65536];
+
+    for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+        int n_rxq = cases[i].n_rxq;
+        unsigned int ring_kb = cases[i].n_blocks * cases[i].block_kb;
+        struct netdev *nd = open_port_queues(NULL, NULL, n_rxq);
+        unsigned int per_queue = 0, in_all = 0;
+        int n_queues = 0, n_members = 0;
+        char section[4096];
+        const char *p;
+
+        check_set_context("%d rx queues", n_rxq);
+        CHECK_INT(netdev_n_rxq(nd), n_rxq);
+        buf[0] = '\0';
+        netdev_get_status(nd, buf, sizeof buf);
+        if (!(p = strstr(buf, "tpacket: "))
+            || sscanf(p, "tpacket: %d rx queue", &n_queues) != 1
+            || !(p = strstr(buf, "rings "))
+            || sscanf(p, "rings %u KB per queue (%u KB in all)",
+                      &per_queue, &in_all) != 2
+            || !(p = strstr(buf, " members"))
+            || !(p = strstr(buf, "fanout group "))
+            || sscanf(p, "fanout group %*d of %d members",
+                      &n_members) != 1) {
+            CHECK(false, "cannot parse status header: %.300s", buf);
+        }
+        CHECK(n_queues == n_rxq && n_members == 2 * n_rxq,
+              "status says %d queues, %d members", n_queues, n_members);
+        CHECK(per_queue == ring_kb && in_all == ring_kb * n_rxq,
+              "rings %u KB per queue, %u KB in all; expected %u KB per "
+              "queue", per_queue, in_all, ring_kb);
+        for (int q = 0; q < n_rxq; q++) {
+            struct port_status st = port_status_q(nd, q);
+
+            CHECK(st.n_blocks == cases[i].n_blocks
+                  && st.block_kb == cases[i].block_kb,
+                  "queue %d: %u blocks of %u KB, expected %u of %u", q,
+                  st.n_blocks, st.block_kb, cases[i].n_blocks,
+                  cases[i].block_kb);
+            CHECK(!strcmp(st.mode, "low-latency"), "queue %d: mode %s", q,
+                  st.mode);
+        }
+        CHECK(!queue_section(buf, n_rxq, section, sizeof section),
+              "status shows rx queue %d of %d", n_rxq, n_rxq);
+        netdev_close(nd);
+    }
+}
+
+/* Flow to queue map of the first 4-queue case of test_flow_spread(). */
+static int spread_map[N_FLOWS];
+static bool spread_map_set;
+
+/* Sends 8 rounds of one frame for each of N_FLOWS UDP flows to a port
+ * with 'n_rxq' rx queues in receive mode 'mode' (NULL: auto).  Every
+ * frame must arrive once, in its flow's order; each flow on one queue;
+ * every queue must get some (with at least 8 flows per queue; with more
+ * than 32 queues, some queue above 31, whose mode the program takes from
+ * its second word); each queue's status must count its own frames. */
+static void
+flow_spread_case(const char *mode, int n_rxq)
+{
+    enum { N_ROUNDS = 8 };
+    static struct flow_log log;
+    struct netdev *nd = open_port_queues(mode, NULL, n_rxq);
+    int fd = netns_test_peer_socket(IF_B, false, false);
+    uint32_t seqs[N_FLOWS] = { 0 };
+    struct netdev_stats stats;
+    int sent = 0;
+
+    check_set_context("%s, %d rx queues", mode ? mode : "auto", n_rxq);
+    flow_log_init(&log);
+    for (int r = 0; r < N_ROUNDS; r++) {
+        sent += send_all_flows(fd, seqs);
+        poll_queues_all(nd, n_rxq, &log, sent, WAIT_MS);
+    }
+
+    stats = port_stats(nd);
+    CHECK(log.n_test == sent && !stats.rx_ring_full,
+          "received %d of %d frames, %llu dropped by the kernel",
+          log.n_test, sent, (unsigned long long) stats.rx_ring_full);
+    CHECK(stats.rx_packets == log.n_test + log.n_other,
+          "rx_packets %llu, frames %d", (unsigned long long) stats.rx_packets,
+          log.n_test + log.n_other);
+    CHECK(!log.n_misordered && !log.n_wrong_queue,
+          "%d frames duplicated or reordered, %d on another queue than "
+          "their flow's first", log.n_misordered, log.n_wrong_queue);
+    for (int i = 0; i < N_FLOWS; i++) {
+        CHECK(log.n[i] == N_ROUNDS, "flow %d: %d of %d frames", i, log.n[i],
+              N_ROUNDS);
+    }
+    if (n_rxq > 32) {
+        int n_high = 0;
+
+        for (int q = 32; q < n_rxq; q++) {
+            n_high += log.per_queue[q];
+        }
+        CHECK(n_high > 0, "queues 32 and up received nothing");
+    }
+    for (int q = 0; q < n_rxq; q++) {
+        struct port_status st = port_status_q(nd, q);
+
+        CHECK(N_FLOWS < 8 * n_rxq || log.per_queue[q] > 0,
+              "queue %d received nothing", q);
+        CHECK(st.frames_ll + st.frames_tp == (unsigned) log.per_queue[q],
+              "queue %d: status counts %llu + %llu frames, it returned %d",
+              q, st.frames_ll, st.frames_tp, log.per_queue[q]);
+        if (mode) {
+            CHECK(!strcmp(mode, "low-latency") ? !st.frames_tp
+                                               : !st.frames_ll,
+                  "queue %d pinned to %s: frames via low-latency %llu, "
+                  "throughput %llu", q, mode, st.frames_ll, st.frames_tp);
+        }
+    }
+    if (n_rxq == 4) {
+        /* The hash depends on the frame only, not on the modes. */
+        if (!spread_map_set) {
+            memcpy(spread_map, log.queue, sizeof spread_map);
+            spread_map_set = true;
+        }
+        CHECK(!memcmp(spread_map, log.queue, sizeof spread_map),
+              "flows map to other queues than with the first mode");
+    }
+    printf("%s: %d flows over %d queues:", check_context(), N_FLOWS,
+           n_rxq);
+    for (int q = 0; q < MIN(n_rxq, 8); q++) {
+        printf(" %d", log.per_queue[q] / N_ROUNDS);
+    }
+    printf("%s\n", n_rxq > 8 ? " ..." : "");
+    netdev_close(nd);
+    close(fd);
+}
+
+static void
+test_flow_spread(void)
+{
+    flow_spread_case("low-latency", 2);
+    flow_spread_case("low-latency", 4);
+    flow_spread_case("throughput", 4);
+    flow_spread_case(NULL, 4);
+    flow_spread_case("throughput", 3);
+    flow_spread_case("throughput", 64);
+}
+
+/* A burst on one flow moves its queue, 'hot', to the throughput ring and
+ * its end back, while one flow on each other queue (that has one of the
+ * N_FLOWS flows) trickles on: those queues never switch, every frame stays
+ * on its flow's queue, and no frame goes missing uncounted, twice or out
+ * of order (the other queues' flows lose none at all). */
+static void
+queue_switch_case(int n_rxq, int hot)
+{
+    static struct flow_log log;
+    struct netdev *nd = open_port_queues(NULL, "1", n_rxq);
+    int fd = netns_test_peer_socket(IF_B, false, false);
+    int flows[BURST_MAX];
+    uint32_t seqs[N_FLOWS] = { 0 };
+    int cool[MAX_RXQ];              /* A flow of each other queue. */
+    int sent_per_flow[N_FLOWS] = { 0 };
+    int hot_flow = -1, n_cool = 0;
+    struct port_status st;
+    struct netdev_stats stats;
+    long long deadline;
+    bool reached, back;
+    int sent = 0;
+    int n_after;
+    int burst;
+
+    check_set_context("%d rx queues, queue %d switches", n_rxq, hot);
+
+    /* Learn which queue each flow goes to. */
+    flow_log_init(&log);
+    sent += send_all_flows(fd, seqs);
+    poll_queues_all(nd, n_rxq, &log, sent, WAIT_MS);
+    for (int q = 0; q < n_rxq; q++) {
+        int flow = -1;
+
+        for (int i = 0; i < N_FLOWS && flow < 0; i++) {
+            flow = log.queue[i] == q ? i : -1;
+        }
+        if (flow < 0) {
+            if (q == hot) {
+                CHECK(false, "no flow on queue %d", q);
+                goto out;
+            }
+            continue;
+        }
+        if (q == hot) {
+            hot_flow = flow;
+        } else {
+            cool[n_cool++] = flow;
+        }
+    }
+    for (int i = 0; i < N_FLOWS; i++) {
+        sent_per_flow[i] = 1;
+    }
+
+    /* Burst on the hot flow until its queue switched, then a while
+     * longer, with a frame of each cool flow every round.  With many
+     * queues a round takes longer, so the hot queue gets a larger burst
+     * and polls of its own, full ones. */
+    burst = n_rxq > 8 ? 256 : 64;
+    reached = false;
+    n_after = 0;
+    deadline = time_msec() + 5000;
+    while (n_after < 200 && time_msec() < deadline) {
+        int n = 0;
+
+        for (int i = 0; i < burst; i++) {
+            flows[n++] = hot_flow;
+        }
+        for (int i = 0; i < n_cool; i++) {
+            flows[n++] = cool[i];
+        }
+        sent += send_flows(fd, flows, n, seqs);
+        sent_per_flow[hot_flow] += burst;
+        for (int i = 0; i < n_cool; i++) {
+            sent_per_flow[cool[i]]++;
+        }
+        if (n_rxq > 8) {
+            poll_queues(nd, n_rxq, &log);
+            for (int i = 0; i < burst / DP_BATCH_SIZE; i++) {
+                poll_queue(nd, hot, &log);
+            }
+        } else {
+            for (int i = 0; i < 4; i++) {
+                poll_queues(nd, n_rxq, &log);
+            }
+        }
+        netdev_run();
+        if (!reached) {
+            st = port_status_q(nd, hot);
+            reached = !strcmp(st.mode, "throughput") && !st.switching;
+        } else {
+            n_after++;
+        }
+    }
+    CHECK(reached, "a burst did not move queue %d to throughput mode", hot);
+
+    /* A trickle on every flow: the hot queue returns to low latency. */
+    back = false;
+    deadline = time_msec() + 5000;
+    while (!back && time_msec() < deadline) {
+        flows[0] = hot_flow;
+        memcpy(flows + 1, cool, n_cool * sizeof *cool);
+        sent += send_flows(fd, flows, n_cool + 1, seqs);
+        for (int i = 0; i <= n_cool; i++) {
+            sent_per_flow[flows[i]]++;
+        }
+        netdev_run();
+        for (int i = 0; i < 16; i++) {
+            poll_queues(nd, n_rxq, &log);
+        }
+        st = port_status_q(nd, hot);
+        back = !strcmp(st.mode, "low-latency") && !st.switching;
+        usleep(200);
+    }
+    CHECK(back, "queue %d did not return to low-latency mode", hot);
+    poll_queues_all(nd, n_rxq, &log, sent, WAIT_MS);
+
+    st = port_status_q(nd, hot);
+    CHECK(st.to_tp >= 1 && st.to_ll >= 1 && st.frames_tp > 0,
+          "queue %d: switches to throughput %llu, to low latency %llu, "
+          "%llu frames via throughput", hot, st.to_tp, st.to_ll,
+          st.frames_tp);
+    for (int q = 0; q < n_rxq; q++) {
+        struct port_status other;
+
+        if (q == hot) {
+            continue;
+        }
+        other = port_status_q(nd, q);
+        CHECK(!strcmp(other.mode, "low-latency") && !other.switching
+              && !other.to_tp && !other.frames_tp,
+              "queue %d moved too: mode %s, %llu switches, %llu frames via "
+              "throughput", q, other.mode, other.to_tp, other.frames_tp);
+        CHECK(!other.drops_ll && !other.drops_tp,
+              "queue %d: kernel drops %llu + %llu", q, other.drops_ll,
+              other.drops_tp);
+    }
+    for (int i = 0; i < n_cool; i++) {
+        CHECK(log.n[cool[i]] == sent_per_flow[cool[i]],
+              "flow %d (queue %d): received %d of %d", cool[i],
+              log.queue[cool[i]], log.n[cool[i]], sent_per_flow[cool[i]]);
+    }
+    stats = port_stats(nd);
+    CHECK(log.n_test + stats.rx_ring_full == sent,
+          "received %d + dropped %llu != sent %d", log.n_test,
+          (unsigned long long) stats.rx_ring_full, sent);
+    CHECK(!log.n_misordered && !log.n_wrong_queue,
+          "%d frames duplicated or reordered, %d on another queue than "
+          "their flow's first", log.n_misordered, log.n_wrong_queue);
+    printf("%s: %d frames, %d of flow %d via queue %d (%llu via "
+           "throughput, %llu+%llu switches), %llu dropped\n",
+           check_context(), sent, sent_per_flow[hot_flow], hot_flow, hot,
+           st.frames_tp, st.to_tp, st.to_ll,
+           (unsigned long long) stats.rx_ring_full);
+out:
+    netdev_close(nd);
+    close(fd);
+}
+
+static void
+test_queue_switch(void)
+{
+    queue_switch_case(2, 1);
+    queue_switch_case(4, 2);
+    queue_switch_case(4, 0);
+    /* Queue 34's mode is in the program's second word. */
+    queue_switch_case(64, 34);
+}
+
+/* After the link goes down and up, a 4-queue port reports it on every
+ * queue, and every flow still reaches its queue's socket of the pinned
+ * mode: the 8 fanout members kept their order. */
+static void
+test_link_flap_queues(void)
+{
+    enum { N_RXQ = 4 };
+    static struct flow_log log;
+    int fd = netns_test_peer_socket(IF_B, false, false);
+
+    for (size_t m = 0; m < ARRAY_SIZE(pinned_modes); m++) {
+        struct netdev *nd = open_port_queues(pinned_modes[m], NULL, N_RXQ);
+        uint32_t seqs[N_FLOWS] = { 0 };
+        unsigned long long via_mode = 0, via_other = 0;
+        long long deadline;
+        int sent = 0;
+
+        check_set_context("%s, %d rx queues", pinned_modes[m], N_RXQ);
+        flow_log_init(&log);
+        sent += send_all_flows(fd, seqs);
+        poll_queues_all(nd, N_RXQ, &log, sent, WAIT_MS);
+        CHECK(log.n_test == sent, "%d of %d frames before the flap",
+              log.n_test, sent);
+
+        if (!netns_test_shell("ip link set " IF_A " down")) {
+            CHECK(false, "cannot set %s down", IF_A);
+        }
+        netdev_run();
+        for (int q = 0; q < N_RXQ; q++) {
+            struct dp_batch batch;
+            int error;
+
+            dp_batch_init(&batch);
+            error = netdev_rxq_recv(netdev_get_rxq(nd, q), &batch, PORT_NO);
+            CHECK(error == ENETDOWN, "queue %d: recv returned %d while "
+                  "down", q, error);
+        }
+        if (!netns_test_shell("ip link set " IF_A " up")) {
+            CHECK(false, "cannot set %s up", IF_A);
+        }
+        deadline = time_msec() + 5000;
+        while (netdev_health(nd) && time_msec() < deadline) {
+            usleep(10000);
+        }
+        CHECK(!netdev_health(nd), "health %d after the link came back",
+              netdev_health(nd));
+        netdev_run();
+
+        sent += send_all_flows(fd, seqs);
+        poll_queues_all(nd, N_RXQ, &log, sent, WAIT_MS);
+        CHECK(log.n_test == sent, "%d of %d frames after the flap",
+              log.n_test, sent);
+        CHECK(!log.n_misordered && !log.n_wrong_queue,
+              "%d frames duplicated or reordered, %d on another queue",
+              log.n_misordered, log.n_wrong_queue);
+        for (int q = 0; q < N_RXQ; q++) {
+            struct port_status st = port_status_q(nd, q);
+
+            via_mode += m ? st.frames_tp : st.frames_ll;
+            via_other += m ? st.frames_ll : st.frames_tp;
+        }
+        CHECK(via_mode == (unsigned) (log.n_test + log.n_other)
+              && !via_other,
+              "frames via %s %llu, via the other socket %llu, received %d",
+              pinned_modes[m], via_mode, via_other,
+              log.n_test + log.n_other);
+        netdev_close(nd);
+    }
+    close(fd);
+}
+
+/* Sends rounds of one frame of every flow on its own peer socket until
+ * 'stop' is set; counts the frames in 'sent'. */
+struct background_sender {
+    pthread_t thread;
+    int fd;
+    bool stop;                      /* Set by the main thread. */
+    int sent;                       /* Read after the join. */
+};
+
+static void *
+background_sender_main(void *sender_)
+{
+    struct background_sender *sender = sender_;
+    static uint8_t frames[N_FLOWS * SMALL_FRAME];
+    static struct mmsghdr msgs[N_FLOWS];
+    static struct iovec iovs[N_FLOWS];
+    uint32_t seq = 0;
+
+    while (!__atomic_load_n(&sender->stop, __ATOMIC_RELAXED)) {
+        int ret;
+
+        for (int i = 0; i < N_FLOWS; i++) {
+            make_udp_frame(frames + i * SMALL_FRAME, i, seq);
+            iovs[i].iov_base = frames + i * SMALL_FRAME;
+            iovs[i].iov_len = SMALL_FRAME;
+            memset(&msgs[i], 0, sizeof msgs[i]);
+            msgs[i].msg_hdr.msg_iov = &iovs[i];
+            msgs[i].msg_hdr.msg_iovlen = 1;
+        }
+        seq++;
+        ret = sendmmsg(sender->fd, msgs, N_FLOWS, 0);
+        if (ret > 0) {
+            sender->sent += ret;
+        }
+        usleep(100);
+    }
+    return NULL;
+}
+
+/* Ports opened and closed while frames keep coming receive none of them
+ * twice and keep each flow on one queue: the sockets a port opens get a
+ * copy of every frame until they join the fanout group, and those copies
+ * must not be delivered. */
+static void
+test_open_under_traffic(void)
+{
+    enum { N_RXQ = 4, N_OPENS = 10 };
+    static struct flow_log log;
+    struct background_sender sender;
+    int n_received = 0;
+
+    memset(&sender, 0, sizeof sender);
+    sender.fd = netns_test_peer_socket(IF_B, false, false);
+    if (pthread_create(&sender.thread, NULL, background_sender_main,
+                       &sender)) {
+        CHECK(false, "cannot start the sender thread");
+        close(sender.fd);
+        return;
+    }
+    for (int i = 0; i < N_OPENS; i++) {
+        struct netdev *nd = open_port_queues(NULL, NULL, N_RXQ);
+        long long deadline = time_msec() + 20;
+
+        check_set_context("open %d", i);
+        flow_log_init(&log);
+        while (time_msec() < deadline) {
+            poll_queues(nd, N_RXQ, &log);
+            netdev_run();
+        }
+        CHECK(!log.n_misordered && !log.n_wrong_queue,
+              "%d frames duplicated or reordered, %d on another queue than "
+              "their flow's first", log.n_misordered, log.n_wrong_queue);
+        n_received += log.n_test;
+        netdev_close(nd);
+    }
+    __atomic_store_n(&sender.stop, true, __ATOMIC_RELAXED);
+    pthread_join(sender.thread, NULL);
+    close(sender.fd);
+    check_set_context("open under traffic");
+    CHECK(n_received > 0, "nothing received of %d frames sent",
+          sender.sent);
+    printf("%d ports opened under traffic: %d frames sent, %d received "
+           "while open\n", N_OPENS, sender.sent, n_received);
+}
+
 /* Bad options are refused with a message naming the problem, and leave
  * the interface free for the next open. */
 static void
@@ -1067,12 +1804,13 @@ test_bad_options(void)
         int error;
         const char *msg;
     } cases[] = {
-        { NULL, NULL, 2, IF_A, EOPNOTSUPP, "one rx queue" },
+        { NULL, NULL, 65, IF_A, EINVAL, "n_rxq must be between 1 and 64" },
+        { NULL, NULL, 0, IF_A, EINVAL, "n_rxq must be between 1 and 64" },
         { "fast", NULL, 1, IF_A, EINVAL, "PMDSWITCH_TPACKET_MODE" },
         { NULL, "0", 1, IF_A, EINVAL, "BLOCK_TIMEOUT_MS" },
         { NULL, "10001", 1, IF_A, EINVAL, "BLOCK_TIMEOUT_MS" },
         { NULL, "5ms", 1, IF_A, EINVAL, "BLOCK_TIMEOUT_MS" },
-        { NULL, NULL, 1, "tpt9z", ENODEV, "tpt9z" },
+        { NULL, NULL, 1, "ttpq9z", ENODEV, "ttpq9z" },
     };
 
     check_set_context("bad options");
@@ -1110,6 +1848,11 @@ main(void)
         { "mode switch", test_mode_switch },
         { "full batches", test_full_batches },
         { "link flap", test_link_flap },
+        { "queues open", test_queues_open },
+        { "flow spread", test_flow_spread },
+        { "queue switch", test_queue_switch },
+        { "link flap with queues", test_link_flap_queues },
+        { "open under traffic", test_open_under_traffic },
     };
 
     setvbuf(stdout, NULL, _IOLBF, 0);

@@ -165,7 +165,7 @@ if [[ $PS_TPACKET == true ]]; then other=false; type=mmsg;
 else other=true; type=tpacket; fi
 ps_appctl other-config/set "use-tpacket-v3=$other" >/dev/null
 show=$(ps_appctl dpctl/show)
-grep -q "p1 (slive-a-sw, $type)" <<<"$show" ||
+grep -q "p1 (slive-a-sw, $type," <<<"$show" ||
     { echo "$show" >&2; ps_fail "p1 not on the $type provider"; }
 ps_ping_all "$A" 5 10.79.4.2
 after=$(json_get "$(ps_appctl -f json dpctl/show)" \
