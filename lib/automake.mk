@@ -10,6 +10,7 @@ lib_libpmdswitch_a_SOURCES = \
 	lib/dp.c lib/dp.h \
 	lib/dp-commands.c \
 	lib/dp-link.c \
+	lib/dp-port.c \
 	lib/dp-private.h \
 	lib/dp-batch.h \
 	lib/dp-packet.c lib/dp-packet.h \

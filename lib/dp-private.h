@@ -2,17 +2,38 @@
  * Copyright (c) 2026 The pmdswitch authors.
  * SPDX-License-Identifier: Apache-2.0
  *
- * Port primitives of dp.c that dp-link.c builds on.  Control thread only;
- * not for other modules.
+ * What dp.c, dp-port.c and dp-link.c share: rx queue placement and port
+ * primitives.  Control thread only; not for other modules.
  */
 #ifndef DP_PRIVATE_H
 #define DP_PRIVATE_H 1
 
 #include <stdbool.h>
+#include <stdint.h>
 
 struct config_other;
 struct dp;
 struct dp_port;
+struct pmd;
+struct pmd_rxq;
+
+/* Rx queue placement (dp.c). */
+
+/* Gives each of the 'n' rx queues in 'rxqs' a PMD in 'next' by
+ * pmd-rxq-assign; 'load' and 'n_queues' (per PMD, in dp->pmds order)
+ * start with what the PMDs carry and are updated. */
+void dp_assign(const struct dp *, struct pmd_rxq **rxqs, int n,
+               struct pmd **next, uint64_t load[], int n_queues[]);
+
+/* Makes PMD 'next[i]' (NULL: none) poll 'rxqs[i]', never letting two PMDs
+ * poll one queue at once. */
+void dp_move_rxqs(struct dp *, struct pmd_rxq **rxqs, int n,
+                  struct pmd **next);
+
+/* Places the rx queues of 'port' on the PMDs next to their load. */
+void dp_place_port_rxqs(struct dp *, struct dp_port *port);
+
+/* Ports (dp-port.c). */
 
 /* A port with the settings of 'tmpl' (or, if NULL, empty), no netdev and
  * state DP_PORT_MISSING, not attached. */
@@ -35,5 +56,9 @@ void dp_port_poll(struct dp *, struct dp_port *port);
 /* Publishes 'new' in place of attached 'old' and closes 'old' once no PMD
  * can use it; counters carry over. */
 void dp_port_replace(struct dp *, struct dp_port *old, struct dp_port *new);
+
+/* Closes 'port', detached, deleting the veth pair it created and turning
+ * promiscuous mode off again if it turned it on. */
+void dp_port_destroy(struct dp_port *port);
 
 #endif /* dp-private.h */

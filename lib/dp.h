@@ -55,6 +55,8 @@ struct dp_port {
                                  * missing (a tap also when it comes back). */
     bool created;               /* pmdswitchd created its veth pair and
                                  * deletes it with the port. */
+    bool made_promisc;          /* pmdswitchd turned promiscuous mode on
+                                 * and turns it off with the port. */
     enum dp_port_state state;
     int ifindex;                /* Of 'netdev', 0 if none. */
     uint64_t n_down;            /* Times it went down or missing. */

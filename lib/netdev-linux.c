@@ -15,6 +15,7 @@
  */
 #include <autoconf.h>
 #include "netdev-provider.h"
+#include "netlink-link.h"
 
 #include <errno.h>
 #include <net/if.h>
@@ -55,28 +56,10 @@ set_sock_buffer__(int fd, int force_name, int name, int size)
 int
 netdev_linux_ifindex(const char *name)
 {
-    size_t len = name ? strlen(name) : 0;
-    struct ifreq ifr;
-    int error = 0;
-    int fd;
+    struct netlink_link_info info;
+    int error = netlink_link_get(name, &info);
 
-    if (!len || len >= IFNAMSIZ || strchr(name, '/')) {
-        return -EINVAL;
-    }
-
-    /* Any socket takes interface ioctls; unlike if_nametoindex(), this
-     * reports why a lookup failed (ENODEV: no such interface). */
-    fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-    if (fd < 0) {
-        return -errno;
-    }
-    memset(&ifr, 0, sizeof ifr);
-    memcpy(ifr.ifr_name, name, len);
-    if (ioctl(fd, SIOCGIFINDEX, &ifr)) {
-        error = errno;
-    }
-    close(fd);
-    return error ? -error : ifr.ifr_ifindex;
+    return error ? -error : info.ifindex;
 }
 
 int

@@ -77,10 +77,15 @@ netlink_link_open__(struct nl_sock **sockp)
     if (!sock) {
         return ENOMEM;
     }
+    errno = 0;
     err = nl_connect(sock, NETLINK_ROUTE);
     if (err < 0) {
+        /* libnl folds socket()'s errors (EMFILE...) into one code; the
+         * system's is more useful. */
+        int sys_error = errno;
+
         nl_socket_free(sock);
-        return netlink_link_errno__(err);
+        return sys_error ? sys_error : netlink_link_errno__(err);
     }
     *sockp = sock;
     return 0;

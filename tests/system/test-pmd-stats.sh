@@ -7,7 +7,7 @@
 # identical frames sent one at a time give one upcall and N-1 EMC hits;
 # dpctl/dump-flows then shows the one megaflow with N packets, and
 # dpctl/del-flows makes the next frame an upcall again.  pmd-perf-show
-# counts N single-frame receives.
+# counts N packets, nearly all in single-frame receives.
 #
 # The namespaces have IPv6 off and send nothing by themselves; the frames
 # come from a packet socket, to a MAC nobody has, so nothing answers them.
@@ -75,7 +75,11 @@ wait_received()
 
 ps_appctl dpif-netdev/pmd-stats-clear
 ps_info "$N identical frames"
-send_frames "$N"
+# The first one alone: its upcall installs the flow before the next one
+# arrives, whatever the PMD's batching.
+send_frames 1
+wait_received 1
+send_frames "$((N - 1))"
 wait_received "$N"
 sleep 0.2
 ps_appctl dpif-netdev/pmd-stats-show >&2
@@ -92,7 +96,9 @@ singles=$(python3 -c 'import json, sys
 d = json.loads(sys.argv[1])
 print(sum(h["count"] for p in d["pmds"] for h in p["rx_batch_histogram"]
           if h["min"] == 1))' "$perf")
-ps_assert_eq "single-frame receives" "$N" "$singles"
+# Frames 5 ms apart nearly always arrive one per receive; a busy machine
+# may now and then deliver two at once.
+((singles >= N - 10)) || ps_fail "only $singles of $N receives held one frame"
 ps_appctl dpif-netdev/pmd-perf-show | grep -q "^  Rx packets: *$N " ||
     ps_fail "pmd-perf-show: Rx packets is not $N"
 
