@@ -21,6 +21,7 @@ lib_libpmdswitch_a_SOURCES = \
 	lib/json-pos.c lib/json-pos.h \
 	lib/link-monitor.c lib/link-monitor.h \
 	lib/mac-learning.c lib/mac-learning.h \
+	lib/match-parse.c lib/match-parse.h \
 	lib/miniflow.c lib/miniflow.h \
 	lib/netdev.c lib/netdev.h lib/netdev-provider.h \
 	lib/netdev-linux.c \
@@ -29,6 +30,7 @@ lib_libpmdswitch_a_SOURCES = \
 	lib/netdev-tap.c \
 	lib/netdev-tpacket-policy.c lib/netdev-tpacket-policy.h \
 	lib/netlink-link.c lib/netlink-link.h \
+	lib/ofproto-trace.c lib/ofproto-trace.h \
 	lib/packets.h \
 	lib/pipeline.c lib/pipeline.h \
 	lib/pmd.c lib/pmd.h \

@@ -23,8 +23,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include <urcu-qsbr.h>
+#include "coverage.h"
 #include "mac-learning.h"
 #include "util.h"
+
+/* Why NORMAL decided to drop, and MAC moves, for coverage/show. */
+COVERAGE_DEFINE(normal_drop_learned_on_input);
+COVERAGE_DEFINE(normal_drop_learned_port_gone);
+COVERAGE_DEFINE(normal_drop_unknown_in_port);
+COVERAGE_DEFINE(normal_mac_moved);
 
 struct ofproto_port {
     uint16_t port_no;
@@ -412,6 +419,9 @@ xlate_normal_learn(struct xlate_ctx *ctx, struct eth_addr dl_src,
     }
     result = mac_learning_learn(ctx->ofproto->ml, dl_src, vlan, in_port,
                                 ctx->now);
+    if (result == ML_MOVED) {
+        COVERAGE_INC(normal_mac_moved);
+    }
     if (!ctx->tracing) {
         return;
     }
@@ -462,6 +472,7 @@ xlate_normal(struct xlate_ctx *ctx)
 
     in_port = xlate_read_in_port(ctx);
     if (!ofproto_ports_find(ctx->ports, in_port)) {
+        COVERAGE_INC(normal_drop_unknown_in_port);
         xlate_report(ctx, "NORMAL: in_port %"PRIu16" is not a port of "
                      "bridge %s, dropping", in_port, ctx->ofproto->name);
         return;
@@ -488,9 +499,11 @@ xlate_normal(struct xlate_ctx *ctx)
         xlate_report(ctx, "NORMAL: no learned MAC for destination, flooding");
         xlate_normal_flood(ctx, in_port, vlan);
     } else if (out_port == in_port) {
+        COVERAGE_INC(normal_drop_learned_on_input);
         xlate_report(ctx, "NORMAL: learned port is input port, dropping");
     } else if (!ofproto_ports_find(ctx->ports, out_port)) {
         /* The port is being removed; its MACs are about to be flushed. */
+        COVERAGE_INC(normal_drop_learned_port_gone);
         xlate_report(ctx, "NORMAL: learned port is unknown, dropping");
     } else {
         if (ctx->tracing) {

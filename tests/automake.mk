@@ -11,6 +11,7 @@ UNIT_TESTS = \
 	tests/test-json-pos \
 	tests/test-link-monitor \
 	tests/test-mac-learning \
+	tests/test-match-parse \
 	tests/test-miniflow \
 	tests/test-netdev \
 	tests/test-netdev-tap \
@@ -51,6 +52,8 @@ tests_test_link_monitor_SOURCES = tests/test-link-monitor.c
 tests_test_link_monitor_LDADD = $(PMD_LIBS)
 tests_test_mac_learning_SOURCES = tests/test-mac-learning.c
 tests_test_mac_learning_LDADD = $(PMD_LIBS)
+tests_test_match_parse_SOURCES = tests/test-match-parse.c
+tests_test_match_parse_LDADD = $(PMD_LIBS)
 tests_test_miniflow_SOURCES = tests/test-miniflow.c
 tests_test_miniflow_LDADD = $(PMD_LIBS)
 tests_test_netdev_SOURCES = tests/test-netdev.c tests/netns-test.c \

@@ -31,6 +31,7 @@
 #include "coverage.h"
 #include "dp.h"
 #include "link-monitor.h"
+#include "ofproto-trace.h"
 #include "unixctl.h"
 #include "util.h"
 #include "vlog.h"
@@ -326,6 +327,7 @@ register_commands(struct event_base *base, struct dp *dp)
     vlog_register_commands();
     coverage_register_commands();
     dp_register_commands(dp);
+    ofproto_trace_register_commands(dp);
 }
 
 /* Runs the control loop on 'base' until a terminating signal or "exit". */

@@ -146,6 +146,7 @@ read -r sent lost < <(python3 -c 'import json, sys
 s = json.load(open(sys.argv[1]))["end"]["sum"]
 print(s["packets"], s["lost_packets"])' "$PS_LOG_DIR/stream.out")
 ps_info "stream p1 -> p2: $sent datagrams, $lost lost"
+ps_appctl coverage/show | grep -E "normal_|drop" >&2 || true
 ((sent > 10000)) || ps_fail "stream sent only $sent datagrams"
 ps_assert_eq "datagrams lost between p1 and p2" 0 "$lost"
 ps_kill_bg "$SERVER"
