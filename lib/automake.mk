@@ -17,6 +17,7 @@ lib_libpmdswitch_a_SOURCES = \
 	lib/dpcls.c lib/dpcls.h \
 	lib/emc.c lib/emc.h \
 	lib/flow.c lib/flow.h \
+	lib/flow-format.c lib/flow-format.h \
 	lib/hash.c lib/hash.h \
 	lib/json-pos.c lib/json-pos.h \
 	lib/link-monitor.c lib/link-monitor.h \
@@ -31,6 +32,7 @@ lib_libpmdswitch_a_SOURCES = \
 	lib/netdev-tpacket-policy.c lib/netdev-tpacket-policy.h \
 	lib/netlink-link.c lib/netlink-link.h \
 	lib/ofproto-trace.c lib/ofproto-trace.h \
+	lib/pcap-file.c lib/pcap-file.h \
 	lib/packets.h \
 	lib/pipeline.c lib/pipeline.h \
 	lib/pmd.c lib/pmd.h \

@@ -19,6 +19,7 @@
 #include <stdint.h>
 #include <stdbool.h>
 #include <netinet/in.h>
+#include "flow-format.h"      /* flow_format(), for existing callers. */
 #include "packets.h"
 #include "util.h"
 
@@ -119,11 +120,5 @@ miniflow_size(const struct miniflow *mf)
 
 /* True if 'a' and 'b' hold the same words. */
 bool miniflow_equal(const struct miniflow *a, const struct miniflow *b);
-
-/* Formats 'flow' (restricted to 'mask' if non-NULL) in Open vSwitch's flow
- * syntax, e.g. "in_port=1,dl_src=...,dl_dst=...,dl_type=0x0800,...", into
- * 'buf' of 'size' bytes.  Returns 'buf'. */
-char *flow_format(const struct flow *flow, const struct flow *mask,
-                  char *buf, size_t size);
 
 #endif /* miniflow.h */

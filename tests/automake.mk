@@ -17,6 +17,7 @@ UNIT_TESTS = \
 	tests/test-netdev-tap \
 	tests/test-netdev-tpacket-policy \
 	tests/test-netlink-link \
+	tests/test-pcap-file \
 	tests/test-pipeline \
 	tests/test-pmd-perf \
 	tests/test-smc \
@@ -30,6 +31,12 @@ endif
 check_PROGRAMS += $(UNIT_TESTS)
 TESTS += $(UNIT_TESTS)
 EXTRA_DIST += tests/check.h
+
+# Tests of the command-line tools, run against this build.
+TESTS += tests/test-parse-pcap.sh
+EXTRA_DIST += tests/test-parse-pcap.sh
+AM_TESTS_ENVIRONMENT = PMDSWITCH_BUILD='$(abs_top_builddir)'; \
+	export PMDSWITCH_BUILD;
 
 tests_test_config_SOURCES = tests/test-config.c
 tests_test_config_LDADD = $(PMD_LIBS)
@@ -70,6 +77,8 @@ tests_test_netdev_tap_SOURCES = tests/test-netdev-tap.c \
 tests_test_netdev_tap_LDADD = $(PMD_LIBS)
 tests_test_netlink_link_SOURCES = tests/test-netlink-link.c
 tests_test_netlink_link_LDADD = $(PMD_LIBS)
+tests_test_pcap_file_SOURCES = tests/test-pcap-file.c
+tests_test_pcap_file_LDADD = $(PMD_LIBS)
 tests_test_pipeline_SOURCES = tests/test-pipeline.c
 tests_test_pipeline_LDADD = $(PMD_LIBS)
 tests_test_pmd_perf_SOURCES = tests/test-pmd-perf.c
