@@ -80,6 +80,7 @@ declare -A ARGS=(
     [other-config/set]=smc-enable=true [vlog/set]=pmd:file:info
     [dpif-netdev/pmd-stats-show]="-pmd 1" [dpif-netdev/pmd-perf-show]="-pmd 1"
     [dpif-netdev/pmd-rxq-show]="-pmd 1" [dpctl/dump-flows]=-m
+    [ofproto/trace]="br0 in_port=p1"
 )
 commands=$(ps_appctl -f json list-commands |
            python3 -c 'import json, sys

@@ -8,14 +8,16 @@
 # and "Datapath actions: 1"; an unknown destination floods; a bad bridge,
 # flow or frame gets an exact error.  Tracing changes nothing: the MAC
 # table, the PMD counters and the flow count stay as they were, even for
-# a source MAC the switch has never seen.
+# a source MAC the switch has never seen.  Finally a ping captured with
+# tcpdump on a switch port gives one pmdswitch-parse-pcap line per frame,
+# in Open vSwitch's syntax.
 
 set -euo pipefail
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
 ps_require_root
-ps_require_cmds ip ping python3
+ps_require_cmds ip ping python3 tcpdump
 ps_require_daemon
 ps_setup strc
 
@@ -91,6 +93,24 @@ expect_error 'with a frame, the second argument is "in_port=PORT", not "tcp"' \
     br0 tcp 0102030405060708090a0b0c0d0e
 got=$(ps_appctl ofproto/trace br0 in_port=p9 2>&1 >/dev/null || true)
 [[ $got == *p9* ]] || ps_fail "unknown port: \"$got\""
+
+ps_info "a capture on a switch port through pmdswitch-parse-pcap"
+CAP=$PS_LOG_DIR/ping.pcap
+ps_bg tcpdump timeout 15 tcpdump -i strc-b-sw --immediate-mode -U -c 6 \
+    -w "$CAP" icmp
+TCPDUMP=$PS_BG_PID
+ps_wait_until 5 grep -q "listening on" "$PS_LOG_DIR/tcpdump.out" ||
+    ps_fail "tcpdump did not start"
+ps_ping_all "$A" 3 10.79.12.2
+rc=0
+wait "$TCPDUMP" || rc=$?
+[[ $rc -eq 0 ]] || { cat "$PS_LOG_DIR/tcpdump.out" >&2;
+                     ps_fail "tcpdump exited with status $rc"; }
+lines=$("$PS_BUILD/utilities/pmdswitch-parse-pcap" "$CAP")
+printf '%s\n' "$lines" >&2
+ps_assert_eq "parse-pcap lines" 6 "$(grep -c . <<<"$lines")"
+ps_assert_eq "echo requests" 3 "$(grep -c "^icmp,vlan_tci=0x0000,dl_src=$MAC_A,dl_dst=$MAC_B,nw_src=10.79.12.1,nw_dst=10.79.12.2,nw_tos=0,nw_ecn=0,nw_ttl=64,nw_frag=no,icmp_type=8,icmp_code=0$" <<<"$lines")"
+ps_assert_eq "echo replies" 3 "$(grep -c "^icmp,vlan_tci=0x0000,dl_src=$MAC_B,dl_dst=$MAC_A,nw_src=10.79.12.2,nw_dst=10.79.12.1,.*,icmp_type=0,icmp_code=0$" <<<"$lines")"
 
 ps_stop_daemon
 ps_check_log
