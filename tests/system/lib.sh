@@ -525,6 +525,19 @@ ps_tcp_listening()
     [[ -n "$(ip netns exec "$1" ss -Hltn "sport = :$2" 2>/dev/null)" ]]
 }
 
+# ps_receiver_drops NS: datagrams and frames the kernel in NS dropped on
+# receive: UDP InErrors (which include RcvbufErrors) plus eth0's
+# rx_dropped.  A stream test subtracts these from iperf3's "lost" so that
+# only what the switch lost counts against it.
+ps_receiver_drops()
+{
+    local udp dropped
+    udp=$(ip netns exec "$1" awk '/^Udp: / { n++ } /^Udp: / && n == 2 {
+            print $4 }' /proc/net/snmp)
+    dropped=$(ps_if_stat "$1" eth0 rx_dropped)
+    echo $((udp + dropped))
+}
+
 # ps_start_iperf3_server NS ADDR: starts an iperf3 server in NS bound to
 # ADDR (port 5201) and waits until it listens.  Sets PS_BG_PID.
 ps_start_iperf3_server()
