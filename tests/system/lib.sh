@@ -538,6 +538,48 @@ ps_receiver_drops()
     echo $((udp + dropped))
 }
 
+# ps_start_stream FROM TO ADDR SECONDS: starts an iperf3 server in
+# namespace TO on ADDR and a steady UDP stream to it from namespace FROM,
+# 2000 datagrams of 250 bytes a second for SECONDS, in the background.
+# ps_end_stream LABEL MIN_SENT then waits for it and fails unless it sent
+# more than MIN_SENT datagrams and the switch lost none of them: iperf3's
+# count of lost datagrams, less what TO's own kernel dropped on receive.
+ps_start_stream()
+{
+    PS_STREAM_TO=$2
+    ps_start_iperf3_server "$2" "$3"
+    PS_STREAM_SERVER=$PS_BG_PID
+    PS_STREAM_DROPS0=$(ps_receiver_drops "$2")
+    ps_bg stream ip netns exec "$1" iperf3 -c "$3" -u -b 4M -l 250 -t "$4" \
+        --connect-timeout 5000 --get-server-output -J
+    PS_STREAM_CLIENT=$PS_BG_PID
+}
+
+ps_end_stream()
+{
+    local label=$1 min_sent=$2 rc=0 sent lost drops
+    wait "$PS_STREAM_CLIENT" || rc=$?
+    if [[ $rc -ne 0 ]]; then
+        cat "$PS_LOG_DIR/stream.out" >&2
+        ps_fail "iperf3 client exited with status $rc"
+    fi
+    read -r sent lost < <(python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+s = d["end"]["sum"]
+print(s["packets"], s["lost_packets"])
+for i in d.get("server_output_json", {}).get("intervals", []):
+    if i["sum"].get("lost_packets"):
+        sys.stderr.write("  lost %d in %.1f-%.1f s\n" % (
+            i["sum"]["lost_packets"], i["sum"]["start"], i["sum"]["end"]))
+' "$PS_LOG_DIR/stream.out")
+    drops=$(($(ps_receiver_drops "$PS_STREAM_TO") - PS_STREAM_DROPS0))
+    ps_info "stream: $sent datagrams, $lost lost, of which the receiving" \
+        "namespace itself dropped $drops"
+    ((sent > min_sent)) || ps_fail "stream sent only $sent datagrams"
+    ps_assert_eq "$label" 0 "$((lost - drops))"
+    ps_kill_bg "$PS_STREAM_SERVER"
+}
+
 # ps_start_iperf3_server NS ADDR: starts an iperf3 server in NS bound to
 # ADDR (port 5201) and waits until it listens.  Sets PS_BG_PID.
 ps_start_iperf3_server()

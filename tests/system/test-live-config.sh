@@ -71,13 +71,8 @@ n_pmds()
     json_get "$(ps_appctl -f json dpif-netdev/pmd-rxq-show)" 'len(d)'
 }
 
-ps_start_iperf3_server "$B" 10.79.4.2
-SERVER=$PS_BG_PID
 ps_info "steady UDP stream A -> B, 2000 datagrams/s for 12 s"
-rx_drops0=$(ps_receiver_drops "$B")
-ps_bg stream ip netns exec "$A" iperf3 -c 10.79.4.2 -u -b 4M -l 250 -t 12 \
-    --connect-timeout 5000 -J
-STREAM=$PS_BG_PID
+ps_start_stream "$A" "$B" 10.79.4.2 12
 sleep 1
 
 ps_info "reload of a broken file changes nothing"
@@ -147,19 +142,7 @@ grep -q "config reloaded from .*: ports removed: p3" "$PS_DAEMON_LOG" ||
     ps_fail "SIGHUP reload not logged"
 
 ps_info "waiting for the stream to end"
-rc=0
-wait "$STREAM" || rc=$?
-[[ $rc -eq 0 ]] || { cat "$PS_LOG_DIR/stream.out" >&2;
-                     ps_fail "iperf3 client exited with status $rc"; }
-result=$(cat "$PS_LOG_DIR/stream.out")
-sent=$(json_get "$result" 'd["end"]["sum"]["packets"]')
-lost=$(json_get "$result" 'd["end"]["sum"]["lost_packets"]')
-ps_info "stream: $sent datagrams, $lost lost"
-((sent > 10000)) || ps_fail "stream sent only $sent datagrams"
-rx_drops=$(($(ps_receiver_drops "$B") - rx_drops0))
-ps_info "the receiving namespace itself dropped $rx_drops"
-ps_assert_eq "datagrams the switch lost during live changes" 0 "$((lost - rx_drops))"
-ps_kill_bg "$SERVER"
+ps_end_stream "datagrams the switch lost during live changes" 10000
 
 ps_info "use-tpacket-v3 flipped: every port reopened"
 before=$(json_get "$(ps_appctl -f json dpctl/show)" \

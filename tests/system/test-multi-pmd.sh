@@ -55,6 +55,7 @@ SERVER=$PS_BG_PID
 timeout 30 ip netns exec "$A" iperf3 -c 10.79.10.2 -u -b 2M -l 200 -P 16 \
     -t 2 --connect-timeout 5000 >"$PS_LOG_DIR/flows.out" 2>&1 ||
     { cat "$PS_LOG_DIR/flows.out" >&2; ps_fail "iperf3 with 16 flows failed"; }
+ps_kill_bg "$SERVER"
 ps_appctl dpif-netdev/pmd-stats-show >"$PS_LOG_DIR/stats.txt"
 per_pmd=$(awk '/packets received:/ { printf "%s%s", sep, $3; sep = "," }' \
     "$PS_LOG_DIR/stats.txt")
@@ -68,10 +69,7 @@ status=$(ps_appctl dpctl/show)
 grep -q "p1 (smpd-a-sw" <<<"$status" || ps_fail "p1 not shown"
 
 ps_info "pmd-cpu-mask changes under a steady stream"
-rx_drops0=$(ps_receiver_drops "$B")
-ps_bg stream ip netns exec "$A" iperf3 -c 10.79.10.2 -u -b 4M -l 250 -t 6 \
-    --connect-timeout 5000 -J
-STREAM=$PS_BG_PID
+ps_start_stream "$A" "$B" 10.79.10.2 6
 sleep 1
 ps_appctl other-config/set pmd-cpu-mask=0x2 >/dev/null
 ps_assert_eq "pmds with 0x2" 1 "$(rxq_json | python3 -c 'import json, sys
@@ -81,19 +79,7 @@ ps_appctl dpif-netdev/pmd-rxq-rebalance >/dev/null
 ps_appctl other-config/set pmd-cpu-mask=0x3 >/dev/null
 ps_assert_eq "pmds with 0x3" 2 "$(rxq_json | python3 -c 'import json, sys
 print(len(json.load(sys.stdin)))')"
-rc=0
-wait "$STREAM" || rc=$?
-[[ $rc -eq 0 ]] || { cat "$PS_LOG_DIR/stream.out" >&2;
-                     ps_fail "iperf3 client exited with status $rc"; }
-read -r sent lost < <(python3 -c 'import json, sys
-s = json.load(open(sys.argv[1]))["end"]["sum"]
-print(s["packets"], s["lost_packets"])' "$PS_LOG_DIR/stream.out")
-ps_info "stream: $sent datagrams, $lost lost"
-((sent > 5000)) || ps_fail "stream sent only $sent datagrams"
-rx_drops=$(($(ps_receiver_drops "$B") - rx_drops0))
-ps_info "the receiving namespace itself dropped $rx_drops"
-ps_assert_eq "datagrams the switch lost while queues moved" 0 "$((lost - rx_drops))"
-ps_kill_bg "$SERVER"
+ps_end_stream "datagrams the switch lost while queues moved" 5000
 
 ps_stop_daemon
 ps_check_log
