@@ -20,6 +20,7 @@
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "dp-packet.h"
 #include "flow-format.h"
 #include "miniflow.h"
@@ -56,11 +57,23 @@ print_record(const struct pcap_record *rec)
     struct dp_packet packet;
     struct flow flow;
 
-    /* A capture has no input port: 0, which the line leaves out. */
+    const char *rest;
+
+    /* A capture has no input port: 0, which the formatter leaves out, and
+     * which Open vSwitch's parse-pcap prints as "in_port=ANY" right after
+     * the protocol shorthand. */
     dp_packet_init(&packet, rec->data, rec->incl_len, 0);
     miniflow_extract(&packet, &key);
     miniflow_expand(&key.mf, &flow);
-    puts(flow_format_packet(&flow, line, sizeof line));
+    flow_format_packet(&flow, line, sizeof line);
+    rest = strchr(line, ',');
+    if (rest && !memchr(line, '=', rest - line)) {
+        printf("%.*s,in_port=ANY%s\n", (int) (rest - line), line, rest);
+    } else if (line[0]) {
+        printf("in_port=ANY,%s\n", line);
+    } else {
+        puts("in_port=ANY");
+    }
 }
 
 /* Prints every frame of 'path'.  Returns the exit status. */

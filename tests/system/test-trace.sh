@@ -109,8 +109,8 @@ wait "$TCPDUMP" || rc=$?
 lines=$("$PS_BUILD/utilities/pmdswitch-parse-pcap" "$CAP")
 printf '%s\n' "$lines" >&2
 ps_assert_eq "parse-pcap lines" 6 "$(grep -c . <<<"$lines")"
-ps_assert_eq "echo requests" 3 "$(grep -c "^icmp,vlan_tci=0x0000,dl_src=$MAC_A,dl_dst=$MAC_B,nw_src=10.79.12.1,nw_dst=10.79.12.2,nw_tos=0,nw_ecn=0,nw_ttl=64,nw_frag=no,icmp_type=8,icmp_code=0$" <<<"$lines")"
-ps_assert_eq "echo replies" 3 "$(grep -c "^icmp,vlan_tci=0x0000,dl_src=$MAC_B,dl_dst=$MAC_A,nw_src=10.79.12.2,nw_dst=10.79.12.1,.*,icmp_type=0,icmp_code=0$" <<<"$lines")"
+ps_assert_eq "echo requests" 3 "$(grep -c "^icmp,in_port=ANY,vlan_tci=0x0000,dl_src=$MAC_A,dl_dst=$MAC_B,nw_src=10.79.12.1,nw_dst=10.79.12.2,nw_tos=0,nw_ecn=0,nw_ttl=64,nw_frag=no,icmp_type=8,icmp_code=0$" <<<"$lines")"
+ps_assert_eq "echo replies" 3 "$(grep -c "^icmp,in_port=ANY,vlan_tci=0x0000,dl_src=$MAC_B,dl_dst=$MAC_A,nw_src=10.79.12.2,nw_dst=10.79.12.1,.*,icmp_type=0,icmp_code=0$" <<<"$lines")"
 
 ps_stop_daemon
 ps_check_log
