@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -194,4 +195,36 @@ netns_test_peer_socket(const char *ifname, bool rx, bool vnet)
     close(self);
     close(ns);
     return fd;
+}
+
+int
+netns_test_count_fds(void)
+{
+    int n = 0;
+
+    for (int fd = 0; fd < 4096; fd++) {
+        n += fcntl(fd, F_GETFD) >= 0;
+    }
+    return n;
+}
+
+bool
+netns_test_limit_free_fds(int n_free)
+{
+    struct rlimit rl;
+    int limit = 0;
+
+    for (int free_seen = 0; limit < 4096; limit++) {
+        if (fcntl(limit, F_GETFD) < 0) {
+            if (free_seen == n_free) {
+                break;
+            }
+            free_seen++;
+        }
+    }
+    if (getrlimit(RLIMIT_NOFILE, &rl)) {
+        return false;
+    }
+    rl.rlim_cur = limit;
+    return !setrlimit(RLIMIT_NOFILE, &rl);
 }

@@ -51,4 +51,11 @@ bool netns_test_shell(const char *format, ...) PRINTF_FORMAT(1, 2);
  * 'vnet'.  Exits on failure: nothing could be tested. */
 int netns_test_peer_socket(const char *ifname, bool rx, bool vnet);
 
+/* Returns how many file descriptors below 4096 are open. */
+int netns_test_count_fds(void);
+
+/* Lowers RLIMIT_NOFILE so that exactly 'n_free' more descriptors can be
+ * opened.  Returns false if that cannot be arranged. */
+bool netns_test_limit_free_fds(int n_free);
+
 #endif /* tests/netns-test.h */

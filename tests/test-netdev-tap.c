@@ -775,53 +775,18 @@ test_open_existing(void)
     delete_leftovers();
 }
 
-/* Number of open file descriptors of this process. */
-static int
-count_open_fds(void)
-{
-    int n = 0;
-
-    for (int fd = 0; fd < 4096; fd++) {
-        n += fcntl(fd, F_GETFD) >= 0;
-    }
-    return n;
-}
-
-/* Lowers RLIMIT_NOFILE so that exactly 'n_free' more descriptors can be
- * opened.  Returns false if that cannot be arranged. */
-static bool
-limit_free_fds(int n_free)
-{
-    struct rlimit rl;
-    int limit = 0;
-
-    for (int n_seen = 0; limit < 4096; limit++) {
-        if (fcntl(limit, F_GETFD) < 0) {
-            if (n_seen == n_free) {
-                break;
-            }
-            n_seen++;
-        }
-    }
-    if (getrlimit(RLIMIT_NOFILE, &rl)) {
-        return false;
-    }
-    rl.rlim_cur = limit;
-    return !setrlimit(RLIMIT_NOFILE, &rl);
-}
-
 /* Running out of descriptors at the third queue fails the open with
  * EMFILE and leaves nothing: no descriptor and no tap. */
 static void
 test_open_rollback(void)
 {
-    int n_fds = count_open_fds();
+    int n_fds = netns_test_count_fds();
     struct netdev *nd = NULL;
     struct rlimit saved;
     char *err = NULL;
     int error;
 
-    if (getrlimit(RLIMIT_NOFILE, &saved) || !limit_free_fds(2)) {
+    if (getrlimit(RLIMIT_NOFILE, &saved) || !netns_test_limit_free_fds(2)) {
         CHECK(false, "cannot lower RLIMIT_NOFILE");
         return;
     }
@@ -835,8 +800,8 @@ test_open_rollback(void)
           "message \"%s\" does not name the tap and queue",
           err ? err : "(none)");
     free(err);
-    CHECK(count_open_fds() == n_fds, "%d descriptors before, %d after",
-          n_fds, count_open_fds());
+    CHECK(netns_test_count_fds() == n_fds, "%d descriptors before, %d after",
+          n_fds, netns_test_count_fds());
     CHECK(wait_if_exists(TAP0, false), "failed open left %s behind", TAP0);
     if (!error) {
         netdev_close(nd);

@@ -508,41 +508,6 @@ supports_multiqueue(const char *type)
     return error != EOPNOTSUPP;
 }
 
-/* Number of open file descriptors of this process. */
-static int
-count_open_fds(void)
-{
-    int n = 0;
-
-    for (int fd = 0; fd < 4096; fd++) {
-        n += fcntl(fd, F_GETFD) >= 0;
-    }
-    return n;
-}
-
-/* Lowers RLIMIT_NOFILE so that exactly 'n_free' more descriptors can be
- * opened.  Returns false if that cannot be arranged. */
-static bool
-limit_free_fds(int n_free)
-{
-    struct rlimit rl;
-    int limit = 0;
-
-    for (int free_seen = 0; limit < 4096; limit++) {
-        if (fcntl(limit, F_GETFD) < 0) {
-            if (free_seen == n_free) {
-                break;
-            }
-            free_seen++;
-        }
-    }
-    if (getrlimit(RLIMIT_NOFILE, &rl)) {
-        return false;
-    }
-    rl.rlim_cur = limit;
-    return !setrlimit(RLIMIT_NOFILE, &rl);
-}
-
 /* A port that fails half-way through opening (out of descriptors for the
  * second tx queue, or for the third rx queue) leaves nothing behind and
  * says which interface failed. */
@@ -565,7 +530,7 @@ test_open_rollback(const char *type)
     for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
         struct netdev_options opts = { .n_rxq = cases[i].n_rxq,
                                        .n_txq = cases[i].n_txq };
-        int n_fds = count_open_fds();
+        int n_fds = netns_test_count_fds();
         struct netdev *nd = NULL;
         struct rlimit saved;
         char *err = NULL;
@@ -575,7 +540,7 @@ test_open_rollback(const char *type)
             continue;
         }
         if (getrlimit(RLIMIT_NOFILE, &saved)
-            || !limit_free_fds(cases[i].n_free)) {
+            || !netns_test_limit_free_fds(cases[i].n_free)) {
             CHECK(false, "%s: cannot lower RLIMIT_NOFILE", cases[i].name);
             continue;
         }
@@ -587,8 +552,8 @@ test_open_rollback(const char *type)
         CHECK(!nd, "%s: failed open returned a netdev", cases[i].name);
         CHECK(err && strstr(err, IF0_A), "%s: message \"%s\" does not "
               "name the interface", cases[i].name, err ? err : "(none)");
-        CHECK(count_open_fds() == n_fds, "%s: %d descriptors before, %d "
-              "after", cases[i].name, n_fds, count_open_fds());
+        CHECK(netns_test_count_fds() == n_fds, "%s: %d descriptors before, %d "
+              "after", cases[i].name, n_fds, netns_test_count_fds());
         free(err);
         if (!error) {
             netdev_close(nd);
