@@ -538,6 +538,17 @@ ps_receiver_drops()
     echo $((udp + dropped))
 }
 
+# ps_show_switch_counters: prints, on standard error, every counter that
+# says where a frame went (ports, PMDs, coverage), to explain a failure.
+ps_show_switch_counters()
+{
+    local cmd
+    for cmd in dpctl/show dpif-netdev/pmd-stats-show coverage/show; do
+        printf -- '--- %s\n' "$cmd" >&2
+        ps_appctl "$cmd" >&2 || true
+    done
+}
+
 # ps_start_stream FROM TO ADDR SECONDS: starts an iperf3 server in
 # namespace TO on ADDR and a steady UDP stream to it from namespace FROM,
 # 2000 datagrams of 250 bytes a second for SECONDS, in the background.
@@ -563,19 +574,24 @@ ps_end_stream()
         cat "$PS_LOG_DIR/stream.out" >&2
         ps_fail "iperf3 client exited with status $rc"
     fi
-    read -r sent lost < <(python3 -c 'import json, sys
+    read -r sent lost < <(python3 -c 'import json, re, sys
 d = json.load(open(sys.argv[1]))
 s = d["end"]["sum"]
 print(s["packets"], s["lost_packets"])
-for i in d.get("server_output_json", {}).get("intervals", []):
-    if i["sum"].get("lost_packets"):
-        sys.stderr.write("  lost %d in %.1f-%.1f s\n" % (
-            i["sum"]["lost_packets"], i["sum"]["start"], i["sum"]["end"]))
+# The server reports its intervals as text ("... 0.012 ms  3/2000 (0%)").
+for line in d.get("server_output_text", "").splitlines():
+    m = re.search(r"(\d+\.\d+)-(\d+\.\d+) +sec .* (-?\d+)/(\d+) \(", line)
+    if m and int(m.group(3)) != 0 and "receiver" not in line:
+        sys.stderr.write("  server: lost %s of %s in %s-%s s\n" % (
+            m.group(3), m.group(4), m.group(1), m.group(2)))
 ' "$PS_LOG_DIR/stream.out")
     drops=$(($(ps_receiver_drops "$PS_STREAM_TO") - PS_STREAM_DROPS0))
     ps_info "stream: $sent datagrams, $lost lost, of which the receiving" \
         "namespace itself dropped $drops"
     ((sent > min_sent)) || ps_fail "stream sent only $sent datagrams"
+    if ((lost != drops)); then
+        ps_show_switch_counters
+    fi
     ps_assert_eq "$label" 0 "$((lost - drops))"
     ps_kill_bg "$PS_STREAM_SERVER"
 }

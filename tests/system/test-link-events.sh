@@ -68,6 +68,10 @@ wait_p3_state()
 # recreate_c: a new veth pair for C, as a container runtime would make it.
 # C's new eth0 has a new MAC, which A learns afresh (else A would keep
 # using the old one for as long as its neighbour entry stays reachable).
+# Only C's entry goes: flushing all of A's entries would also drop B's,
+# and a datagram of the stream that waits on an unresolved entry is
+# freed by the flush inside A, before it ever reaches the switch
+# (measured on a plain veth pair: 3 of 16 000 lost over 200 flushes).
 recreate_c()
 {
     ip link add slnk-c-sw type veth peer name eth0 netns "$C"
@@ -75,7 +79,7 @@ recreate_c()
     ip link set dev slnk-c-sw up
     ip -n "$C" link set dev eth0 up
     ip -n "$C" addr add 10.79.6.3/24 dev eth0
-    ip -n "$A" neigh flush dev eth0
+    ip -n "$A" neigh flush to 10.79.6.3 dev eth0
 }
 
 n_fds()
