@@ -65,7 +65,16 @@ struct ofproto {
 struct xlate_ctx {
     struct ofproto *ofproto;
     const struct ofproto_ports *ports; /* Snapshot for this translation. */
-    const struct flow *flow;    /* Read only through xlate_read_*(). */
+    /* The packet as the actions emitted so far leave it: a copy of the
+     * input flow that actions which modify the packet also modify, so
+     * that later stages decide on what they will output.  Read only
+     * through xlate_read_*(). */
+    struct flow flow;
+
+    /* The outer VLAN tag of the packet after the actions emitted so far
+     * (0: untagged), once 'vlan_known'.  xlate_vlan_*() keep it. */
+    bool vlan_known;
+    ovs_be16 vlan_tci;
     struct xlate_out *out;      /* Actions, mask and trace. */
     long long now;
     bool learn;                 /* Update the MAC table (side effects). */
@@ -312,21 +321,21 @@ static uint16_t
 xlate_read_in_port(struct xlate_ctx *ctx)
 {
     ctx->out->mask.in_port = UINT16_MAX;
-    return ctx->flow->in_port;
+    return ctx->flow.in_port;
 }
 
 static struct eth_addr
 xlate_read_dl_src(struct xlate_ctx *ctx)
 {
     memset(&ctx->out->mask.dl_src, 0xff, sizeof ctx->out->mask.dl_src);
-    return ctx->flow->dl_src;
+    return ctx->flow.dl_src;
 }
 
 static struct eth_addr
 xlate_read_dl_dst(struct xlate_ctx *ctx)
 {
     memset(&ctx->out->mask.dl_dst, 0xff, sizeof ctx->out->mask.dl_dst);
-    return ctx->flow->dl_dst;
+    return ctx->flow.dl_dst;
 }
 
 /* Returns the bits 'bits' (network order) of the outer VLAN TCI. */
@@ -334,13 +343,15 @@ static ovs_be16
 xlate_read_outer_tci(struct xlate_ctx *ctx, ovs_be16 bits)
 {
     ctx->out->mask.vlans_tci[0] |= bits;
-    return ctx->flow->vlans_tci[0] & bits;
+    return ctx->flow.vlans_tci[0] & bits;
 }
 
 /* Translation: output and trace. */
 
+/* Appends 'action' to the datapath actions, or fails the translation with
+ * E2BIG when they are full. */
 static void
-xlate_output(struct xlate_ctx *ctx, uint16_t port_no)
+xlate_emit(struct xlate_ctx *ctx, const struct dp_action *action)
 {
     struct xlate_out *out = ctx->out;
 
@@ -350,9 +361,105 @@ xlate_output(struct xlate_ctx *ctx, uint16_t port_no)
         }
         return;
     }
-    out->actions[out->n_actions].type = DP_ACTION_OUTPUT;
-    out->actions[out->n_actions].port = port_no;
-    out->n_actions++;
+    out->actions[out->n_actions++] = *action;
+}
+
+static void
+xlate_output(struct xlate_ctx *ctx, uint16_t port_no)
+{
+    struct dp_action a;
+
+    dp_action_init(&a, DP_ACTION_OUTPUT);
+    a.port = port_no;
+    xlate_emit(ctx, &a);
+}
+
+/* Translation: the packet's outer VLAN tag.  These emit the actions that
+ * change it and keep 'ctx->flow' in step, so that later stages see the
+ * packet as it will leave. */
+
+/* The outer TCI (VID and CFI only; 0 if untagged) as the packet is now. */
+static ovs_be16 OVS_UNUSED
+xlate_vlan_current(struct xlate_ctx *ctx)
+{
+    if (!ctx->vlan_known) {
+        ctx->vlan_tci = xlate_read_outer_tci(ctx,
+                                             htons(VLAN_VID_MASK | VLAN_CFI));
+        if (!(ctx->vlan_tci & htons(VLAN_CFI))) {
+            ctx->vlan_tci = 0;
+        }
+        ctx->vlan_known = true;
+    }
+    return ctx->vlan_tci;
+}
+
+/* Pushes a tag with 'tpid' and 'tci' (CFI set by the caller). */
+static void OVS_UNUSED
+xlate_vlan_push(struct xlate_ctx *ctx, ovs_be16 tpid, ovs_be16 tci)
+{
+    struct dp_action a;
+
+    xlate_vlan_current(ctx);
+    dp_action_init(&a, DP_ACTION_PUSH_VLAN);
+    a.vlan.tpid = tpid;
+    a.vlan.tci = tci;
+    xlate_emit(ctx, &a);
+    memmove(&ctx->flow.vlans_tci[1], &ctx->flow.vlans_tci[0],
+            sizeof ctx->flow.vlans_tci[0]);
+    ctx->flow.vlans_tci[0] = tci;
+    ctx->vlan_tci = tci & htons(VLAN_VID_MASK | VLAN_CFI);
+}
+
+/* Pops the outer tag, if there is one. */
+static void OVS_UNUSED
+xlate_vlan_pop(struct xlate_ctx *ctx)
+{
+    struct dp_action a;
+
+    if (!xlate_vlan_current(ctx)) {
+        return;
+    }
+    dp_action_init(&a, DP_ACTION_POP_VLAN);
+    xlate_emit(ctx, &a);
+    ctx->flow.vlans_tci[0] = ctx->flow.vlans_tci[1];
+    ctx->flow.vlans_tci[1] = 0;
+    /* What lies under the popped tag was not looked at: assume nothing
+     * more to pop, which is what a single-tagged frame has. */
+    ctx->vlan_tci = 0;
+}
+
+/* Sets the bits 'mask' of the outer tag's TCI to 'tci', if tagged. */
+static void OVS_UNUSED
+xlate_vlan_set_tci(struct xlate_ctx *ctx, ovs_be16 tci, ovs_be16 mask)
+{
+    struct dp_action a;
+
+    if (!xlate_vlan_current(ctx)) {
+        return;
+    }
+    dp_action_init(&a, DP_ACTION_SET_VLAN_TCI);
+    a.vlan.tci = tci & mask;
+    a.vlan.tci_mask = mask;
+    xlate_emit(ctx, &a);
+    ctx->flow.vlans_tci[0] = (ctx->flow.vlans_tci[0] & ~mask) | (tci & mask);
+    ctx->vlan_tci = ctx->flow.vlans_tci[0] & htons(VLAN_VID_MASK | VLAN_CFI);
+}
+
+/* Makes the packet leave untagged ('vid' 0) or tagged with 'vid', with
+ * the least actions; a tag that stays keeps its priority bits. */
+static void OVS_UNUSED
+xlate_vlan_commit(struct xlate_ctx *ctx, uint16_t vid)
+{
+    ovs_be16 cur = xlate_vlan_current(ctx);
+
+    if (!vid) {
+        xlate_vlan_pop(ctx);
+    } else if (!cur) {
+        xlate_vlan_push(ctx, htons(ETH_TYPE_VLAN_8021Q),
+                        htons(VLAN_CFI | vid));
+    } else if ((ntohs(cur) & VLAN_VID_MASK) != vid) {
+        xlate_vlan_set_tci(ctx, htons(vid), htons(VLAN_VID_MASK));
+    }
 }
 
 /* Appends one line to the trace, if tracing. */
@@ -523,7 +630,7 @@ xlate__(struct ofproto *ofproto, const struct flow *flow, bool learn,
     struct xlate_ctx ctx = {
         .ofproto = ofproto,
         .ports = ofproto_ports_get(ofproto),
-        .flow = flow,
+        .flow = *flow,
         .out = out,
         .now = now,
         .learn = learn,
