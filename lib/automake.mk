@@ -1,5 +1,6 @@
 noinst_LIBRARIES += lib/libpmdswitch.a
 lib_libpmdswitch_a_SOURCES = \
+	lib/bond.c lib/bond.h \
 	lib/compiler.h \
 	lib/config.c lib/config.h \
 	lib/config-check.c lib/config-check.h \
@@ -31,6 +32,8 @@ lib_libpmdswitch_a_SOURCES = \
 	lib/netdev-tap.c \
 	lib/netdev-tpacket-policy.c lib/netdev-tpacket-policy.h \
 	lib/netlink-link.c lib/netlink-link.h \
+	lib/odp-execute.c lib/odp-execute.h \
+	lib/odp-format.c lib/odp-format.h \
 	lib/ofproto-trace.c lib/ofproto-trace.h \
 	lib/pcap-file.c lib/pcap-file.h \
 	lib/packets.h \

@@ -67,6 +67,7 @@ port_equal__(const struct config_port *a, const struct config_port *b)
     return (str_equal__(a->interface, b->interface)
             && a->type == b->type
             && a->create == b->create
+            && a->vlan_mode == b->vlan_mode
             && a->tag == b->tag
             && trunks_equal__(a, b)
             && members_equal__(a, b)

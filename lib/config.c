@@ -41,6 +41,13 @@ static const char *const port_type_names[] = {
     [CONFIG_PORT_BOND] = "bond",
 };
 
+static const char *const vlan_mode_names[] = {
+    [CONFIG_VLAN_TRUNK] = "trunk",
+    [CONFIG_VLAN_ACCESS] = "access",
+    [CONFIG_VLAN_NATIVE_TAGGED] = "native-tagged",
+    [CONFIG_VLAN_NATIVE_UNTAGGED] = "native-untagged",
+};
+
 static const char *const bond_mode_names[] = {
     "active-backup", "balance-slb", "balance-tcp",
 };
@@ -57,6 +64,12 @@ const char *
 config_port_type_to_string(enum config_port_type type)
 {
     return type < ARRAY_SIZE(port_type_names) ? port_type_names[type] : "?";
+}
+
+const char *
+config_vlan_mode_to_string(enum config_vlan_mode mode)
+{
+    return mode < ARRAY_SIZE(vlan_mode_names) ? vlan_mode_names[mode] : "?";
 }
 
 /* ------------------------------------------------------------------------
@@ -197,19 +210,21 @@ struct port_keys {
     struct json_pos create_key;
     struct json_pos tag_key;
     struct json_pos trunks_key;
+    struct json_pos vlan_mode_key;
     struct json_pos members_key;
     struct json_pos *member_values;     /* One per member. */
     struct json_pos bond_mode_key;
     struct json_pos peer_key;
     bool has_interface, has_tag, has_trunks, has_members, has_bond_mode;
+    bool has_vlan_mode;
     bool has_peer;
 };
 
 static const char *const top_keys[] = { "bridges", "other_config" };
 static const char *const bridge_keys[] = { "name", "ports", "rules" };
 static const char *const port_keys[] = {
-    "name", "interface", "type", "create", "tag", "trunks", "members",
-    "options",
+    "name", "interface", "type", "create", "vlan_mode", "tag", "trunks",
+    "members", "options",
 };
 static const char *const options_keys[] = { "n_rxq", "bond_mode", "peer" };
 static const char *const rule_keys[] = {
@@ -382,6 +397,16 @@ parse_port_member(struct cfg_ctx *ctx, const char *key, const json_t *value,
         keys->create_key = key_pos;
         return check(ctx, pos, config_check_bool(value, "\"create\"",
                                                  &port->create));
+    } else if (!strcmp(key, "vlan_mode")) {
+        keys->has_vlan_mode = true;
+        keys->vlan_mode_key = key_pos;
+        if (!check(ctx, pos, config_check_enum(value, "\"vlan_mode\"",
+                                               vlan_mode_names,
+                                               ARRAY_SIZE(vlan_mode_names),
+                                               &idx))) {
+            return false;
+        }
+        port->vlan_mode = idx;
     } else if (!strcmp(key, "tag")) {
         keys->has_tag = true;
         keys->tag_key = key_pos;
@@ -403,6 +428,63 @@ parse_port_member(struct cfg_ctx *ctx, const char *key, const json_t *value,
     } else {
         return fail_unknown_key(ctx, key_pos, key, label, port_keys,
                                 ARRAY_SIZE(port_keys));
+    }
+    return true;
+}
+
+/* Checks "vlan_mode", "tag" and "trunks" together and resolves the default
+ * VLAN mode. */
+static bool
+check_port_vlans(struct cfg_ctx *ctx, struct config_port *port,
+                 const struct port_keys *keys)
+{
+    const char *mode;
+
+    if (!keys->has_vlan_mode) {
+        if (keys->has_tag && keys->has_trunks) {
+            return failf(ctx, (json_pos_before(keys->tag_key,
+                                               keys->trunks_key)
+                               ? keys->trunks_key : keys->tag_key),
+                         "\"tag\" and \"trunks\" cannot both be set "
+                         "without \"vlan_mode\": set it to "
+                         "\"native-tagged\" or \"native-untagged\" for a "
+                         "trunk with a native VLAN");
+        }
+        port->vlan_mode = keys->has_tag ? CONFIG_VLAN_ACCESS
+                                        : CONFIG_VLAN_TRUNK;
+        return true;
+    }
+
+    mode = config_vlan_mode_to_string(port->vlan_mode);
+    switch (port->vlan_mode) {
+    case CONFIG_VLAN_ACCESS:
+        if (!keys->has_tag) {
+            return failf(ctx, keys->vlan_mode_key, "\"vlan_mode\": "
+                         "\"access\" needs a \"tag\" (the VLAN of the "
+                         "port)");
+        }
+        if (keys->has_trunks) {
+            return failf(ctx, keys->trunks_key, "\"trunks\" is not "
+                         "allowed with \"vlan_mode\": \"access\": an "
+                         "access port carries only its \"tag\" VLAN");
+        }
+        break;
+    case CONFIG_VLAN_TRUNK:
+        if (keys->has_tag) {
+            return failf(ctx, keys->tag_key, "\"tag\" is not allowed with "
+                         "\"vlan_mode\": \"trunk\": a trunk has no VLAN of "
+                         "its own; use \"native-tagged\" or "
+                         "\"native-untagged\" to give it a native VLAN");
+        }
+        break;
+    case CONFIG_VLAN_NATIVE_TAGGED:
+    case CONFIG_VLAN_NATIVE_UNTAGGED:
+        if (!keys->has_tag) {
+            return failf(ctx, keys->vlan_mode_key, "\"vlan_mode\": "
+                         "\"%s\" needs a \"tag\" (the native VLAN)",
+                         mode);
+        }
+        break;
     }
     return true;
 }
@@ -490,11 +572,8 @@ check_port(struct cfg_ctx *ctx, const char *label, struct config_port *port,
         return failf(ctx, keys->peer_key, "\"peer\" is only allowed on "
                      "ports of type \"system\" with \"create\": true");
     }
-    if (keys->has_tag && keys->has_trunks) {
-        return failf(ctx, (json_pos_before(keys->tag_key, keys->trunks_key)
-                           ? keys->trunks_key : keys->tag_key),
-                     "\"tag\" and \"trunks\" cannot both be set: a port is "
-                     "either an access port or a trunk");
+    if (!check_port_vlans(ctx, port, keys)) {
+        return false;
     }
     if (port->type == CONFIG_PORT_BOND) {
         return check_bond_port(ctx, label, port, keys);

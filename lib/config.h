@@ -15,7 +15,9 @@
  *             "interface": "veth-a",              default: the port name
  *             "type": "system",                   "system", "tap", "bond"
  *             "create": false,                    true only for "tap"
- *             "tag": 10,                          access VLAN, 1..4094
+ *             "vlan_mode": "access",              see below
+ *             "tag": 10,                          access or native VLAN,
+ *                                                 1..4094
  *             "trunks": [10, 20],                 VLANs, 1..4094; [] = all
  *             "members": ["eth0", "eth1"],        bonds only, required
  *             "options": { "n_rxq": 1,            1..64
@@ -25,6 +27,16 @@
  *                      "actions": "normal",       required
  *                      "cookie": 0 } ] } ],       integer or "0x..." string
  *     "other_config": { ... } }                   see config-other.h
+ *
+ * "vlan_mode" has Open vSwitch's names and meanings: "access" (untagged
+ * frames of VLAN "tag"; needs "tag", forbids "trunks"), "trunk" (tagged
+ * frames of the VLANs in "trunks", and untagged frames too if "trunks" is
+ * left out or empty; forbids "tag"), "native-tagged" and "native-untagged"
+ * (a trunk whose untagged frames belong to the native VLAN "tag", which
+ * it also carries; needs "tag"; the native VLAN leaves tagged or untagged
+ * respectively).  Without "vlan_mode", a port with "tag" is an access port
+ * and any other port a trunk; "tag" with "trunks" then needs a native
+ * mode.
  *
  * Any key not in the schema is an error.  Every error is one message that
  * starts with "FILE:LINE:COLUMN: " pointing at the offending key or value
@@ -58,13 +70,25 @@ struct config_rule {
                                  * error messages about its text. */
 };
 
+/* How a port carries VLANs (the "vlan_mode" key; see above). */
+enum config_vlan_mode {
+    CONFIG_VLAN_TRUNK,
+    CONFIG_VLAN_ACCESS,
+    CONFIG_VLAN_NATIVE_TAGGED,
+    CONFIG_VLAN_NATIVE_UNTAGGED,
+};
+
 struct config_port {
     char *name;                 /* Unique among all ports. */
     char *interface;            /* Kernel interface; NULL for a bond. */
     enum config_port_type type;
     bool create;                /* Create the tap if it does not exist. */
-    int tag;                    /* Access VLAN 1..4094, or 0 for none. */
-    int *trunks;                /* Trunked VLANs; none means all of them. */
+    enum config_vlan_mode vlan_mode; /* Always set: the default is
+                                      * resolved from 'tag'. */
+    int tag;                    /* Access or native VLAN 1..4094, or 0 for
+                                 * none (trunks). */
+    int *trunks;                /* Trunked VLANs; none means all of them.
+                                 * None for access ports. */
     size_t n_trunks;
     char **members;             /* Bond member interfaces (bonds only). */
     size_t n_members;
@@ -112,6 +136,10 @@ const struct config_port *config_bridge_find_port(
     const struct config_bridge *bridge, const char *name);
 
 const char *config_port_type_to_string(enum config_port_type);
+
+/* "access", "trunk", "native-tagged" or "native-untagged", the names the
+ * "vlan_mode" key takes. */
+const char *config_vlan_mode_to_string(enum config_vlan_mode);
 
 /* The name of the veth peer pmdswitchd creates for system port 'port'
  * with "create": options "peer", or the interface name and "-peer".

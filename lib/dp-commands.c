@@ -26,6 +26,7 @@
 #include "mac-learning.h"
 #include "miniflow.h"
 #include "netdev.h"
+#include "odp-format.h"
 #include "packets.h"
 #include "pmd.h"
 #include "pmd-perf.h"
@@ -448,13 +449,25 @@ dp_format_tcp_flags(struct dp_text *t, uint16_t flags)
     }
 }
 
+/* Names output ports in dump-flows -m (odp_port_name_func). */
+static const char *
+dp_port_name(uint16_t port_no, void *dp_)
+{
+    const struct dp *dp = dp_;
+    const struct dp_port *port = dp->ports[port_no];
+
+    return port ? port->name : NULL;
+}
+
 /* One flow, as Open vSwitch's dpctl/dump-flows prints one. */
 static json_t *
 dp_format_flow(struct dp_text *t, const struct dp *dp,
                const struct pmd_flow_entry *e, bool verbose, long long now)
 {
     uint16_t tcp_flags = ntohs(e->tcp_flags);
-    json_t *actions = json_array();
+    uint8_t nw_proto = odp_format_nw_proto(&e->flow);
+    json_t *actions;
+    char *actions_s;
     char match[1024];
 
     flow_format(&e->flow, &e->mask, match, sizeof match);
@@ -471,21 +484,12 @@ dp_format_flow(struct dp_text *t, const struct dp *dp,
     if (verbose) {
         dp_text_put(t, ", age:%.3fs", (now - e->created) / 1000.0);
     }
-    dp_text_put(t, ", actions:");
-    if (!e->n_actions) {
-        dp_text_put(t, "drop");
-    }
-    for (uint32_t a = 0; a < e->n_actions; a++) {
-        const struct dp_port *port = dp->ports[e->actions[a].port];
-
-        if (verbose && port) {
-            dp_text_put(t, "%s%s", a ? "," : "", port->name);
-        } else {
-            dp_text_put(t, "%s%u", a ? "," : "", e->actions[a].port);
-        }
-        json_array_append_new(actions, json_integer(e->actions[a].port));
-    }
-    dp_text_put(t, "\n");
+    actions_s = odp_format_actions(e->actions, e->n_actions, nw_proto,
+                                   verbose ? dp_port_name : NULL,
+                                   (void *) dp);
+    dp_text_put(t, ", actions:%s\n", actions_s);
+    free(actions_s);
+    actions = odp_actions_to_json(e->actions, e->n_actions, nw_proto);
     return json_pack("{s:s, s:I, s:I, s:o, s:f, s:i, s:o}", "match", match,
                      "packets", (json_int_t) e->n_packets,
                      "bytes", (json_int_t) e->n_bytes,

@@ -37,6 +37,7 @@ struct dp_packet {
     uint16_t flags;             /* DP_PACKET_F_*. */
     struct virtio_net_hdr vnet; /* Offload metadata, host byte order as the
                                  * kernel hands it (little endian). */
+    uint16_t headroom;          /* Writable bytes before 'data'. */
 };
 
 static inline void
@@ -52,7 +53,9 @@ dp_packet_rss_valid(const struct dp_packet *p)
     return p->flags & DP_PACKET_F_RSS_VALID;
 }
 
-/* Resets 'p' to describe 'size' bytes at 'data', with no metadata. */
+/* Resets 'p' to describe 'size' bytes at 'data', with no metadata and the
+ * DP_PACKET_HEADROOM bytes before 'data' that every provider leaves (a
+ * caller with less sets 'headroom' afterwards). */
 static inline void
 dp_packet_init(struct dp_packet *p, uint8_t *data, uint32_t size,
                uint16_t in_port)
@@ -62,13 +65,21 @@ dp_packet_init(struct dp_packet *p, uint8_t *data, uint32_t size,
     p->rss_hash = 0;
     p->in_port = in_port;
     p->flags = 0;
+    p->headroom = DP_PACKET_HEADROOM;
 }
 
 /* Inserts an 802.1Q/802.1ad tag with 'tpid' and 'tci' (host order) after
  * the MAC addresses, growing the frame into the 4 bytes before 'p->data',
  * and shifts the offsets in 'p->vnet' (if DP_PACKET_F_VNET is set) by the
  * tag's length.  The caller guarantees that headroom exists
- * (DP_PACKET_HEADROOM). */
+ * ('p->headroom' of at least VLAN_HEADER_LEN), and this uses it up. */
 void dp_packet_push_vlan(struct dp_packet *p, uint16_t tpid, uint16_t tci);
+
+/* Removes the 4 bytes after the MAC addresses (the outer tag), moving the
+ * MAC addresses forward, which gives the tag's bytes back as headroom, and
+ * shifts the offsets in 'p->vnet' (if DP_PACKET_F_VNET is set) back by the
+ * tag's length.  The caller guarantees that 'p' is at least 18 bytes long
+ * and carries a tag there. */
+void dp_packet_pop_vlan(struct dp_packet *p);
 
 #endif /* dp-packet.h */

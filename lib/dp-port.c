@@ -78,6 +78,7 @@ dp_port_new(const struct dp_port *tmpl)
         port->created = tmpl->created;
         port->made_promisc = tmpl->made_promisc;
         port->n_down = tmpl->n_down;
+        port->vlan = tmpl->vlan;
         port->stats_base = tmpl->stats_base;
     }
     return port;
@@ -202,6 +203,10 @@ dp_port_open(struct dp *dp, const struct config_port *cp,
     port->tap = cp->type == CONFIG_PORT_TAP;
     port->n_rxq = cp->n_rxq ? cp->n_rxq : 1;
     port->create = cp->create;
+    /* dp_check_config() has made sure that the settings are valid. */
+    ofproto_port_settings_init(&port->vlan,
+                               config_vlan_mode_to_string(cp->vlan_mode),
+                               cp->tag, cp->trunks, cp->n_trunks);
     if (cp->create && !port->tap) {
         *errp = dp_port_create_veth(cp, &port->created);
         if (*errp) {
@@ -288,7 +293,7 @@ dp_port_attach(struct dp *dp, struct dp_port *port)
     dp_port_set_number(port, port_no);
     rcu_assign_pointer(dp->ports[port_no], port);
     dp->n_ports++;
-    ofproto_port_add(dp->ofproto, port_no, port->name);
+    ofproto_port_add(dp->ofproto, port_no, port->name, &port->vlan);
     dp_port_poll(dp, port);
     VLOG_INFO("port %s: interface %s, port number %d, %s provider, link %s",
               port->name, port->ifname, port_no,

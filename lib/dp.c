@@ -65,6 +65,18 @@ dp_pmd_cores(const struct config_other *other, int n_cpus, int cores[],
     return n;
 }
 
+/* Fills 's' with the VLAN settings of config port 'cp'.  Returns 0 or
+ * EINVAL (see ofproto_port_settings_init()). */
+static int
+dp_port_vlan_settings(const struct config_port *cp,
+                      struct ofproto_port_settings *s)
+{
+    return ofproto_port_settings_init(s,
+                                      config_vlan_mode_to_string(
+                                          cp->vlan_mode),
+                                      cp->tag, cp->trunks, cp->n_trunks);
+}
+
 char *
 dp_check_config(const struct pmd_config *cfg)
 {
@@ -86,14 +98,20 @@ dp_check_config(const struct pmd_config *cfg)
     }
     for (size_t i = 0; i < br->n_ports; i++) {
         const struct config_port *p = &br->ports[i];
+        struct ofproto_port_settings s;
 
         if (p->type == CONFIG_PORT_BOND) {
             return xasprintf("port %s: bonds are not supported yet",
                              p->name);
         }
-        if (p->tag || p->n_trunks) {
-            return xasprintf("port %s: VLAN modes (\"tag\", \"trunks\") are "
-                             "not supported yet", p->name);
+        /* config.c has checked these; this keeps a hand-built config from
+         * getting a port that silently carries no VLAN. */
+        if (dp_port_vlan_settings(p, &s)) {
+            return xasprintf("port %s: inconsistent VLAN settings "
+                             "(\"vlan_mode\": \"%s\", \"tag\": %d, "
+                             "%zu \"trunks\")", p->name,
+                             config_vlan_mode_to_string(p->vlan_mode),
+                             p->tag, p->n_trunks);
         }
     }
     return NULL;

@@ -22,6 +22,7 @@
 #include "config-other.h"
 #include "netdev.h"
 #include "pmd-perf.h"
+#include "upcall.h"
 
 struct config_port;
 struct ofproto;
@@ -63,6 +64,7 @@ struct dp_port {
     struct pmd_rxq **rxqs;      /* One per rx queue of 'netdev'. */
     int n_rxqs;
     struct netdev_stats stats_base; /* Of netdevs this port had before. */
+    struct ofproto_port_settings vlan; /* VLAN mode, tag and trunks. */
 };
 
 const char *dp_port_state_to_string(enum dp_port_state);

@@ -96,6 +96,12 @@ flow_table_add(struct flow_table *t, const struct netdev_flow_key *key,
     flow->created = now;
     flow->used = now;
     flow->n_actions = n_actions;
+    flow->outputs_only = true;
+    for (uint32_t i = 0; i < n_actions; i++) {
+        if (actions[i].type != DP_ACTION_OUTPUT) {
+            flow->outputs_only = false;
+        }
+    }
     if (n_actions) {
         memcpy(flow->actions, actions, n_actions * sizeof *flow->actions);
     }

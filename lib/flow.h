@@ -80,6 +80,8 @@ struct dp_flow {
     uint16_t tcp_flags;
 
     struct rcu_head rcu;
+    bool outputs_only;          /* Every action is DP_ACTION_OUTPUT, so
+                                 * packets go out unchanged, zero-copy. */
     uint32_t n_actions;
     struct dp_action actions[];
 };

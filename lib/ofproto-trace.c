@@ -21,6 +21,7 @@
 #include "dp-packet.h"
 #include "match-parse.h"
 #include "miniflow.h"
+#include "odp-format.h"
 #include "unixctl.h"
 #include "upcall.h"
 #include "util.h"
@@ -113,25 +114,6 @@ ofproto_trace_parse_frame(struct dp *dp, const char *in_port_arg,
     return error;
 }
 
-/* Formats the datapath actions of 'out' as Open vSwitch does. */
-static void
-ofproto_trace_actions(const struct xlate_out *out, char *buf, size_t size,
-                      json_t *json)
-{
-    size_t ofs = 0;
-
-    buf[0] = '\0';
-    if (!out->n_actions) {
-        snprintf(buf, size, "drop");
-        return;
-    }
-    for (uint32_t i = 0; i < out->n_actions && ofs < size; i++) {
-        ofs += snprintf(buf + ofs, size - ofs, "%s%u", i ? "," : "",
-                        out->actions[i].port);
-        json_array_append_new(json, json_integer(out->actions[i].port));
-    }
-}
-
 /* ofproto/trace BRIDGE FLOW | ofproto/trace BRIDGE in_port=PORT HEXFRAME */
 static void
 ofproto_trace_unixctl(struct unixctl_conn *conn, int argc,
@@ -139,9 +121,10 @@ ofproto_trace_unixctl(struct unixctl_conn *conn, int argc,
 {
     struct dp *dp = dp_;
     char flow_s[OFPROTO_TRACE_FLOW_SIZE], mega_s[OFPROTO_TRACE_FLOW_SIZE];
-    char actions_s[UPCALL_MAX_ACTIONS * 6 + 8];
     struct xlate_out *out = xzalloc(sizeof *out);
-    json_t *actions = json_array();
+    json_t *actions = NULL;
+    char *actions_s;
+    uint8_t nw_proto;
     json_t *steps = json_array();
     struct flow flow, mask, masked;
     char *error, *text;
@@ -174,7 +157,10 @@ ofproto_trace_unixctl(struct unixctl_conn *conn, int argc,
                                      & ((const uint64_t *) &out->mask)[i]);
     }
     flow_format(&masked, &out->mask, mega_s, sizeof mega_s);
-    ofproto_trace_actions(out, actions_s, sizeof actions_s, actions);
+    nw_proto = odp_format_nw_proto(&flow);
+    actions_s = odp_format_actions(out->actions, out->n_actions, nw_proto,
+                                   NULL, NULL);
+    actions = odp_actions_to_json(out->actions, out->n_actions, nw_proto);
 
     text = xasprintf("Flow: %s\n\nbridge(\"%s\")\n%.*s\n 0. NORMAL\n",
                      flow_s, dp->name, (int) strlen(dp->name) + 10,
@@ -198,6 +184,7 @@ ofproto_trace_unixctl(struct unixctl_conn *conn, int argc,
                               "Datapath actions: %s\n", text, mega_s,
                               actions_s);
 
+        free(actions_s);
         free(text);
         text = tmp;
     }

@@ -20,6 +20,7 @@
 #include "flow.h"
 #include "hash.h"
 #include "miniflow.h"
+#include "odp-execute.h"
 #include "pmd.h"
 #include "smc.h"
 #include "upcall.h"
@@ -268,7 +269,9 @@ key_tcp_flags(const struct netdev_flow_key *key)
     return word >> shift;
 }
 
-/* Queues each packet on its flow's output ports and updates flow stats. */
+/* Runs each packet's flow actions and updates flow stats.  A flow that
+ * only outputs queues the received packet itself on each port; any other
+ * goes through the copy-on-write executor. */
 static void
 execute_actions(struct pipeline_ctx *ctx)
 {
@@ -287,8 +290,12 @@ execute_actions(struct pipeline_ctx *ctx)
         if (!flow->n_actions) {
             n_dropped++;
         }
-        for (uint32_t a = 0; a < flow->n_actions; a++) {
-            pmd_output(pmd, flow->actions[a].port, p);
+        if (LIKELY(flow->outputs_only)) {
+            for (uint32_t a = 0; a < flow->n_actions; a++) {
+                pmd_output(pmd, flow->actions[a].port, p);
+            }
+        } else {
+            odp_execute_actions(pmd, p, flow->actions, flow->n_actions);
         }
     }
     pmd_perf_add(&pmd->perf, PMD_STAT_DROP_FLOW_ACTION, n_dropped);

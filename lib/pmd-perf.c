@@ -116,6 +116,10 @@ pmd_perf_format_ovs(const uint64_t c[PMD_N_STATS], int core_id,
              c[PMD_STAT_CYCLES_BUSY], recv);
     append__(buf, size, &ofs, "  dropped by flow action: %"PRIu64"\n",
              c[PMD_STAT_DROP_FLOW_ACTION]);
+    append__(buf, size, &ofs, "  dropped by action execution: %"PRIu64"\n",
+             c[PMD_STAT_DROP_ACTION_EXEC]);
+    append__(buf, size, &ofs, "  dropped by bond output: %"PRIu64"\n",
+             c[PMD_STAT_DROP_BOND_OUTPUT]);
     return ofs;
 }
 

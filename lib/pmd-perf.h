@@ -44,7 +44,11 @@ struct json_t;
     X(FLOWS_INVALIDATED, "flows_invalidated")                            \
     X(DROP_PORT_GONE, "drop_port_gone")  /* Output port removed/missing. */\
     X(SLEEPS, "sleeps")                  /* pmd-sleep-max naps. */       \
-    X(SLEEP_US, "sleep_us")              /* Time asleep, microseconds. */
+    X(SLEEP_US, "sleep_us")              /* Time asleep, microseconds. */\
+    X(ACTION_CLONES, "action_clones")    /* Copy-on-write packet copies. */\
+    X(CLONE_POOL_DRY, "clone_pool_dry")  /* Early tx flushes: no clone. */\
+    X(DROP_ACTION_EXEC, "drop_action_exec") /* Actions could not run. */  \
+    X(DROP_BOND_OUTPUT, "drop_bond_output") /* No bond output yet. */
 
 enum pmd_stat_type {
 #define PMD_STAT_ENUM__(NAME, STR) PMD_STAT_##NAME,

@@ -66,6 +66,8 @@ pmd_create(struct dp *dp, int core_id)
     smc_init(&pmd->smc);
     flow_table_init(&pmd->flows);
     pmd->tx = xzalloc_cacheline(DP_MAX_PORTS * sizeof *pmd->tx);
+    odp_clone_pool_init(&pmd->clones, ODP_CLONE_POOL_SIZE,
+                        ODP_CLONE_FRAME_MAX);
     return pmd;
 }
 
@@ -89,6 +91,7 @@ pmd_destroy(struct pmd *pmd)
     free(pmd->poll);
     free(pmd->emc);
     free(pmd->tx);
+    odp_clone_pool_uninit(&pmd->clones);
     free(pmd);
 }
 
@@ -150,6 +153,16 @@ pmd_flush_tx(struct pmd *pmd)
         pmd_send__(pmd, port_no, &pmd->tx[port_no].batch);
     }
     pmd->n_dirty_tx = 0;
+    /* No transmit batch refers to a clone any more. */
+    odp_clone_pool_recycle(&pmd->clones, NULL);
+}
+
+void
+pmd_output_bond(struct pmd *pmd, uint16_t port_no OVS_UNUSED,
+                uint32_t hash OVS_UNUSED, struct dp_packet *packet OVS_UNUSED)
+{
+    /* The bond code plugs in here; until then the packet is dropped. */
+    pmd_perf_add(&pmd->perf, PMD_STAT_DROP_BOND_OUTPUT, 1);
 }
 
 static void

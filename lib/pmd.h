@@ -22,6 +22,7 @@
 #include "emc.h"
 #include "flow.h"
 #include "miniflow.h"
+#include "odp-execute.h"
 #include "pmd-perf.h"
 #include "smc.h"
 
@@ -124,6 +125,8 @@ struct pmd {
     struct pmd_tx *tx;          /* DP_MAX_PORTS pending batches. */
     uint16_t dirty_tx[256];     /* Ports with a non-empty tx batch. */
     uint16_t n_dirty_tx;
+    struct odp_clone_pool clones; /* Copy-on-write packets; all unused
+                                   * again after pmd_flush_tx(). */
     uint64_t ofproto_gen;       /* Slow-path generation flows reflect. */
     long long next_sweep_ms;    /* Next idle-flow sweep and re-rank. */
     long long now_ms;           /* Time at the start of this iteration. */
@@ -161,7 +164,15 @@ void pmd_stop(struct pmd *);
 /* Queues 'packet' for output on 'port_no' (PMD thread). */
 void pmd_output(struct pmd *, uint16_t port_no, struct dp_packet *packet);
 
-/* Sends every pending transmit batch (PMD thread). */
+/* Queues 'packet' for output on a member of bond port 'port_no', chosen
+ * by 'hash' (or by the packet's RSS hash if 'hash' is 0): the one place
+ * where DP_ACTION_BOND_OUTPUT reaches the bond code.  Until that is wired
+ * in, counts the packet in PMD_STAT_DROP_BOND_OUTPUT (PMD thread). */
+void pmd_output_bond(struct pmd *, uint16_t port_no, uint32_t hash,
+                     struct dp_packet *packet);
+
+/* Sends every pending transmit batch, then makes every clone of the PMD's
+ * clone pool unused again (PMD thread). */
 void pmd_flush_tx(struct pmd *);
 
 /* Looks up or creates the classifier for 'in_port' (PMD thread). */

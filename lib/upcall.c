@@ -30,12 +30,16 @@
 /* Why NORMAL decided to drop, and MAC moves, for coverage/show. */
 COVERAGE_DEFINE(normal_drop_learned_on_input);
 COVERAGE_DEFINE(normal_drop_learned_port_gone);
+COVERAGE_DEFINE(normal_drop_learned_port_vlan);
 COVERAGE_DEFINE(normal_drop_unknown_in_port);
+COVERAGE_DEFINE(normal_drop_vlan_not_allowed);
+COVERAGE_DEFINE(normal_drop_untagged_not_allowed);
 COVERAGE_DEFINE(normal_mac_moved);
 
 struct ofproto_port {
     uint16_t port_no;
     char name[OFPROTO_PORT_NAME_SIZE];
+    struct ofproto_port_settings s; /* VLAN mode, tag and trunks. */
 };
 
 /* A port set.  Never changed once published: writers copy, modify and
@@ -82,6 +86,174 @@ struct xlate_ctx {
     bool trace_full;            /* out->trace was cut. */
     int error;                  /* First error, 0 if none. */
 };
+
+/* VLAN settings. */
+
+static const char *const vlan_mode_names[] = {
+    [OFPROTO_VLAN_TRUNK] = "trunk",
+    [OFPROTO_VLAN_ACCESS] = "access",
+    [OFPROTO_VLAN_NATIVE_TAGGED] = "native-tagged",
+    [OFPROTO_VLAN_NATIVE_UNTAGGED] = "native-untagged",
+};
+
+static bool
+vlan_bitmap_test(const uint64_t *bitmap, uint16_t vid)
+{
+    return (bitmap[vid / 64] >> (vid % 64)) & 1;
+}
+
+static void
+vlan_bitmap_set(uint64_t *bitmap, uint16_t vid)
+{
+    bitmap[vid / 64] |= UINT64_C(1) << (vid % 64);
+}
+
+const char *
+ofproto_vlan_mode_to_string(enum ofproto_vlan_mode mode)
+{
+    return (size_t) mode < ARRAY_SIZE(vlan_mode_names)
+           ? vlan_mode_names[mode] : "?";
+}
+
+bool
+ofproto_vlan_mode_from_string(const char *s, enum ofproto_vlan_mode *mode)
+{
+    for (size_t i = 0; i < ARRAY_SIZE(vlan_mode_names); i++) {
+        if (!strcmp(s, vlan_mode_names[i])) {
+            *mode = i;
+            return true;
+        }
+    }
+    return false;
+}
+
+/* True if 's' is consistent (see ofproto_port_settings_init()). */
+static bool
+ofproto_port_settings_is_valid(const struct ofproto_port_settings *s)
+{
+    bool has_tag = s->tag >= 1 && s->tag <= 4094;
+    bool any_trunk = false;
+
+    if (s->tag && !has_tag) {
+        return false;
+    }
+    for (size_t i = 0; i < ARRAY_SIZE(s->trunks); i++) {
+        any_trunk |= s->trunks[i] != 0;
+    }
+    switch (s->vlan_mode) {
+    case OFPROTO_VLAN_TRUNK:
+        return !s->tag;
+    case OFPROTO_VLAN_ACCESS:
+        return has_tag && !any_trunk;
+    case OFPROTO_VLAN_NATIVE_TAGGED:
+    case OFPROTO_VLAN_NATIVE_UNTAGGED:
+        /* Untagged frames are the native VLAN's, never VLAN 0's. */
+        return has_tag && !vlan_bitmap_test(s->trunks, 0);
+    }
+    return false;
+}
+
+int
+ofproto_port_settings_init(struct ofproto_port_settings *s,
+                           const char *vlan_mode, int tag,
+                           const int *trunks, size_t n_trunks)
+{
+    enum ofproto_vlan_mode mode = tag ? OFPROTO_VLAN_ACCESS
+                                      : OFPROTO_VLAN_TRUNK;
+
+    memset(s, 0, sizeof *s);
+    if ((vlan_mode && !ofproto_vlan_mode_from_string(vlan_mode, &mode))
+        || tag < 0 || tag > 4094) {
+        return EINVAL;
+    }
+    s->vlan_mode = mode;
+    s->tag = tag;
+    if (mode != OFPROTO_VLAN_ACCESS && !n_trunks) {
+        /* VID 4095 too: it cannot be listed, but a trunk of "all" VLANs
+         * does not filter. */
+        memset(s->trunks, 0xff, sizeof s->trunks);
+        if (mode != OFPROTO_VLAN_TRUNK) {
+            s->trunks[0] &= ~UINT64_C(1);
+        }
+    }
+    for (size_t i = 0; i < n_trunks; i++) {
+        if (trunks[i] < 1 || trunks[i] > 4094) {
+            memset(s, 0, sizeof *s);
+            return EINVAL;
+        }
+        vlan_bitmap_set(s->trunks, trunks[i]);
+    }
+    if (!ofproto_port_settings_is_valid(s)) {
+        memset(s, 0, sizeof *s);
+        return EINVAL;
+    }
+    return 0;
+}
+
+bool
+ofproto_port_settings_carries(const struct ofproto_port_settings *s,
+                              uint16_t vlan)
+{
+    if (vlan >= OFPROTO_N_VLANS) {
+        return false;
+    }
+    switch (s->vlan_mode) {
+    case OFPROTO_VLAN_ACCESS:
+        return vlan == s->tag;
+    case OFPROTO_VLAN_NATIVE_TAGGED:
+    case OFPROTO_VLAN_NATIVE_UNTAGGED:
+        if (vlan == s->tag) {
+            return true;
+        }
+        /* Fall through. */
+    case OFPROTO_VLAN_TRUNK:
+        return vlan_bitmap_test(s->trunks, vlan);
+    }
+    return false;
+}
+
+/* The VLAN a frame whose outer TCI is 'tci' (only the VID and CFI bits
+ * count) belongs to when a port with settings 's' receives it, or -1 if
+ * the port does not accept it. */
+static int
+ofproto_port_input_vlan(const struct ofproto_port_settings *s, ovs_be16 tci)
+{
+    uint16_t vid = ntohs(tci) & VLAN_VID_MASK;
+    bool tagged = (tci & htons(VLAN_CFI)) && vid;
+
+    switch (s->vlan_mode) {
+    case OFPROTO_VLAN_ACCESS:
+        return tagged ? -1 : s->tag;
+    case OFPROTO_VLAN_NATIVE_TAGGED:
+    case OFPROTO_VLAN_NATIVE_UNTAGGED:
+        if (!tagged) {
+            return s->tag;
+        }
+        return ofproto_port_settings_carries(s, vid) ? vid : -1;
+    case OFPROTO_VLAN_TRUNK:
+        vid = tagged ? vid : 0;
+        return vlan_bitmap_test(s->trunks, vid) ? vid : -1;
+    }
+    return -1;
+}
+
+/* The VID a frame of VLAN 'vlan' leaves a port with settings 's' tagged
+ * with, or 0 if it leaves untagged.  The port carries 'vlan'. */
+static uint16_t
+ofproto_port_output_vid(const struct ofproto_port_settings *s,
+                        uint16_t vlan)
+{
+    switch (s->vlan_mode) {
+    case OFPROTO_VLAN_ACCESS:
+        return 0;
+    case OFPROTO_VLAN_NATIVE_UNTAGGED:
+        return vlan == s->tag ? 0 : vlan;
+    case OFPROTO_VLAN_NATIVE_TAGGED:
+    case OFPROTO_VLAN_TRUNK:
+        return vlan;
+    }
+    return 0;
+}
 
 /* Port sets. */
 
@@ -189,13 +361,20 @@ ofproto_mac_learning(struct ofproto *ofproto)
 }
 
 int
-ofproto_port_add(struct ofproto *ofproto, uint16_t port_no, const char *name)
+ofproto_port_add(struct ofproto *ofproto, uint16_t port_no, const char *name,
+                 const struct ofproto_port_settings *s)
 {
+    struct ofproto_port_settings trunk_all;
     struct ofproto_ports *old, *new;
     size_t name_len = strlen(name);
     size_t i;
 
-    if (!name_len || name_len >= OFPROTO_PORT_NAME_SIZE) {
+    if (!s) {
+        ofproto_port_settings_init(&trunk_all, NULL, 0, NULL, 0);
+        s = &trunk_all;
+    }
+    if (!name_len || name_len >= OFPROTO_PORT_NAME_SIZE
+        || !ofproto_port_settings_is_valid(s)) {
         return EINVAL;
     }
 
@@ -215,6 +394,7 @@ ofproto_port_add(struct ofproto *ofproto, uint16_t port_no, const char *name)
     memcpy(new->ports, old->ports, i * sizeof old->ports[0]);
     new->ports[i].port_no = port_no;
     memcpy(new->ports[i].name, name, name_len + 1);
+    new->ports[i].s = *s;
     memcpy(&new->ports[i + 1], &old->ports[i],
            (old->n - i) * sizeof old->ports[0]);
     free(ofproto_ports_replace__(ofproto, new));
@@ -247,6 +427,55 @@ ofproto_port_del(struct ofproto *ofproto, uint16_t port_no)
     mac_learning_flush_port(ofproto->ml, port_no);
     pthread_mutex_unlock(&ofproto->ports_mutex);
     return 0;
+}
+
+int
+ofproto_port_set(struct ofproto *ofproto, uint16_t port_no,
+                 const struct ofproto_port_settings *s)
+{
+    struct ofproto_ports *old, *new;
+    size_t i;
+
+    if (!ofproto_port_settings_is_valid(s)) {
+        return EINVAL;
+    }
+    pthread_mutex_lock(&ofproto->ports_mutex);
+    old = ofproto->ports;
+    i = ofproto_ports_lower_bound(old, port_no);
+    if (i >= old->n || old->ports[i].port_no != port_no) {
+        pthread_mutex_unlock(&ofproto->ports_mutex);
+        return ENOENT;
+    }
+    if (!memcmp(&old->ports[i].s, s, sizeof *s)) {
+        pthread_mutex_unlock(&ofproto->ports_mutex);
+        return 0;
+    }
+
+    new = ofproto_ports_alloc(old->n);
+    memcpy(new->ports, old->ports, old->n * sizeof old->ports[0]);
+    new->ports[i].s = *s;
+    free(ofproto_ports_replace__(ofproto, new));
+
+    /* The port's MACs may be in VLANs it no longer carries; as in
+     * ofproto_port_del(), flush only after the grace period. */
+    mac_learning_flush_port(ofproto->ml, port_no);
+    pthread_mutex_unlock(&ofproto->ports_mutex);
+    return 0;
+}
+
+bool
+ofproto_port_get(const struct ofproto *ofproto, uint16_t port_no,
+                 struct ofproto_port_settings *s)
+{
+    const struct ofproto_port *port;
+
+    port = ofproto_ports_find(ofproto_ports_get(ofproto), port_no);
+    if (!port) {
+        memset(s, 0, sizeof *s);
+        return false;
+    }
+    *s = port->s;
+    return true;
 }
 
 size_t
@@ -291,27 +520,32 @@ ofproto_run(struct ofproto *ofproto, long long now)
     mac_learning_run(ofproto->ml, now);
 }
 
-/* The VLAN a packet received on 'in_port' with outer TCI 'tci' belongs to.
- * Every port is a trunk for now; per-port modes will map access ports to
- * their tag here. */
-static uint16_t
-ofproto_input_vlan(uint16_t in_port OVS_UNUSED, ovs_be16 tci)
+/* The VLAN a packet with key 'flow' belongs to as NORMAL sees it, or -1
+ * if its input port is not a bridge port or does not accept it.  RCU
+ * reader. */
+static int
+ofproto_flow_vlan(const struct ofproto *ofproto, const struct flow *flow)
 {
-    return tci & htons(VLAN_CFI) ? ntohs(tci) & VLAN_VID_MASK : 0;
+    const struct ofproto_port *port;
+
+    port = ofproto_ports_find(ofproto_ports_get(ofproto), flow->in_port);
+    return port ? ofproto_port_input_vlan(&port->s, flow->vlans_tci[0]) : -1;
 }
 
 void
 ofproto_mac_refresh(struct ofproto *ofproto, const struct flow *flow,
                     long long now)
 {
-    uint16_t vlan;
+    int vlan;
 
     if (eth_addr_is_multicast(flow->dl_src)) {
         return;
     }
-    vlan = ofproto_input_vlan(flow->in_port, flow->vlans_tci[0]);
-    mac_learning_refresh(ofproto->ml, flow->dl_src, vlan, flow->in_port,
-                         now);
+    vlan = ofproto_flow_vlan(ofproto, flow);
+    if (vlan >= 0) {
+        mac_learning_refresh(ofproto->ml, flow->dl_src, vlan, flow->in_port,
+                             now);
+    }
 }
 
 /* Translation: reading the flow.  Each helper returns a field and marks
@@ -379,7 +613,7 @@ xlate_output(struct xlate_ctx *ctx, uint16_t port_no)
  * packet as it will leave. */
 
 /* The outer TCI (VID and CFI only; 0 if untagged) as the packet is now. */
-static ovs_be16 OVS_UNUSED
+static ovs_be16
 xlate_vlan_current(struct xlate_ctx *ctx)
 {
     if (!ctx->vlan_known) {
@@ -394,7 +628,7 @@ xlate_vlan_current(struct xlate_ctx *ctx)
 }
 
 /* Pushes a tag with 'tpid' and 'tci' (CFI set by the caller). */
-static void OVS_UNUSED
+static void
 xlate_vlan_push(struct xlate_ctx *ctx, ovs_be16 tpid, ovs_be16 tci)
 {
     struct dp_action a;
@@ -411,7 +645,7 @@ xlate_vlan_push(struct xlate_ctx *ctx, ovs_be16 tpid, ovs_be16 tci)
 }
 
 /* Pops the outer tag, if there is one. */
-static void OVS_UNUSED
+static void
 xlate_vlan_pop(struct xlate_ctx *ctx)
 {
     struct dp_action a;
@@ -429,7 +663,7 @@ xlate_vlan_pop(struct xlate_ctx *ctx)
 }
 
 /* Sets the bits 'mask' of the outer tag's TCI to 'tci', if tagged. */
-static void OVS_UNUSED
+static void
 xlate_vlan_set_tci(struct xlate_ctx *ctx, ovs_be16 tci, ovs_be16 mask)
 {
     struct dp_action a;
@@ -447,7 +681,7 @@ xlate_vlan_set_tci(struct xlate_ctx *ctx, ovs_be16 tci, ovs_be16 mask)
 
 /* Makes the packet leave untagged ('vid' 0) or tagged with 'vid', with
  * the least actions; a tag that stays keeps its priority bits. */
-static void OVS_UNUSED
+static void
 xlate_vlan_commit(struct xlate_ctx *ctx, uint16_t vid)
 {
     ovs_be16 cur = xlate_vlan_current(ctx);
@@ -547,45 +781,118 @@ xlate_normal_learn(struct xlate_ctx *ctx, struct eth_addr dl_src,
     }
 }
 
-/* Outputs to every port that carries 'vlan' except 'in_port', in port
- * number order. */
-static void
-xlate_normal_flood(struct xlate_ctx *ctx, uint16_t in_port,
-                   uint16_t vlan OVS_UNUSED)
+/* Formats how 'port' carries VLANs, for the trace, into 'buf'. */
+static const char *
+xlate_port_vlan_string(const struct ofproto_port *port, char buf[64])
 {
-    for (size_t i = 0; i < ctx->ports->n; i++) {
-        uint16_t port_no = ctx->ports->ports[i].port_no;
+    const struct ofproto_port_settings *s = &port->s;
 
-        if (port_no != in_port) {
-            xlate_output(ctx, port_no);
+    if (s->vlan_mode == OFPROTO_VLAN_TRUNK) {
+        snprintf(buf, 64, "trunk");
+    } else {
+        snprintf(buf, 64, "%s vlan %"PRIu16,
+                 ofproto_vlan_mode_to_string(s->vlan_mode), s->tag);
+    }
+    return buf;
+}
+
+/* Outputs a frame of 'vlan' to 'port', tagged or not as the port wants
+ * it. */
+static void
+xlate_normal_output(struct xlate_ctx *ctx, const struct ofproto_port *port,
+                    uint16_t vlan)
+{
+    xlate_vlan_commit(ctx, ofproto_port_output_vid(&port->s, vlan));
+    xlate_output(ctx, port->port_no);
+}
+
+/* Outputs to every port that carries 'vlan' except 'in_port', in port
+ * number order within two groups: first the ports that take the frame
+ * tagged if it is tagged now, else those that take it untagged; then the
+ * others.  All tagged outputs carry the same VID, so this emits at most
+ * two VLAN actions, and a priority-tagged frame keeps its priority on the
+ * tagged outputs. */
+static void
+xlate_normal_flood(struct xlate_ctx *ctx, uint16_t in_port, uint16_t vlan)
+{
+    bool tagged_first = xlate_vlan_current(ctx) != 0;
+
+    for (int pass = 0; pass < 2; pass++) {
+        bool tagged = pass == 0 ? tagged_first : !tagged_first;
+
+        for (size_t i = 0; i < ctx->ports->n; i++) {
+            const struct ofproto_port *port = &ctx->ports->ports[i];
+
+            if (port->port_no != in_port
+                && ofproto_port_settings_carries(&port->s, vlan)
+                && (ofproto_port_output_vid(&port->s, vlan) != 0) == tagged) {
+                xlate_normal_output(ctx, port, vlan);
+            }
         }
     }
 }
 
+/* Reports in the trace and counts that 'port' does not accept a frame
+ * with outer TCI 'tci' (VID and CFI). */
+static void
+xlate_normal_drop_vlan(struct xlate_ctx *ctx, const struct ofproto_port *port,
+                       ovs_be16 tci)
+{
+    uint16_t vid = ntohs(tci) & VLAN_VID_MASK;
+    char vlan_s[64];
+
+    if ((tci & htons(VLAN_CFI)) && vid) {
+        COVERAGE_INC(normal_drop_vlan_not_allowed);
+        xlate_report(ctx, "NORMAL: port %s (%s) does not accept tagged vlan "
+                     "%"PRIu16", dropping", port->name,
+                     xlate_port_vlan_string(port, vlan_s), vid);
+    } else {
+        COVERAGE_INC(normal_drop_untagged_not_allowed);
+        xlate_report(ctx, "NORMAL: port %s (%s) does not accept untagged "
+                     "or priority-tagged frames, dropping", port->name,
+                     xlate_port_vlan_string(port, vlan_s));
+    }
+}
+
 /* A learning bridge.  It consults in_port; then, if that is a bridge port,
- * the outer VLAN VID and CFI, dl_src and dl_dst, all of them in full.
- * Wider masks would be possible in two cases: a multicast dl_dst floods
- * whatever its other bits, and a multicast dl_src is not learned.  They
- * stay exact anyway: such masks would add a second mask shape, hence a
- * second dpcls subtable that every miss searches, for little gain (a
- * multicast source is an invalid frame). */
+ * the outer VLAN VID and CFI; then, if the port accepts that VLAN, dl_src
+ * and dl_dst, all of them in full.  The outer PCP is never read: NORMAL
+ * changes a tag's VID with a masked set that keeps the priority, and a
+ * pushed tag gets priority 0, so no decision depends on it.
+ *
+ * Wider masks would be possible in a few cases: an access port only needs
+ * to know whether the VID is 0, a multicast dl_dst floods whatever its
+ * other bits, and a multicast dl_src is not learned.  They stay exact
+ * anyway: the flood and the output encapsulation need the VID and CFI
+ * (whether there is a tag to pop or to rewrite) as soon as anything is
+ * output, and every other shape would add a dpcls subtable that every
+ * miss searches, for little gain. */
 static void
 xlate_normal(struct xlate_ctx *ctx)
 {
     char port_s[XLATE_PORT_STRING_SIZE];
+    const struct ofproto_port *in, *out;
     struct eth_addr dl_src, dl_dst;
     uint16_t in_port, vlan;
+    ovs_be16 tci;
     int out_port;
+    int in_vlan;
 
     in_port = xlate_read_in_port(ctx);
-    if (!ofproto_ports_find(ctx->ports, in_port)) {
+    in = ofproto_ports_find(ctx->ports, in_port);
+    if (!in) {
         COVERAGE_INC(normal_drop_unknown_in_port);
         xlate_report(ctx, "NORMAL: in_port %"PRIu16" is not a port of "
                      "bridge %s, dropping", in_port, ctx->ofproto->name);
         return;
     }
-    vlan = ofproto_input_vlan(in_port, xlate_read_outer_tci(
-                                  ctx, htons(VLAN_VID_MASK | VLAN_CFI)));
+    tci = xlate_read_outer_tci(ctx, htons(VLAN_VID_MASK | VLAN_CFI));
+    in_vlan = ofproto_port_input_vlan(&in->s, tci);
+    if (in_vlan < 0) {
+        xlate_normal_drop_vlan(ctx, in, tci);
+        return;
+    }
+    vlan = in_vlan;
     dl_src = xlate_read_dl_src(ctx);
     dl_dst = xlate_read_dl_dst(ctx);
 
@@ -608,16 +915,22 @@ xlate_normal(struct xlate_ctx *ctx)
     } else if (out_port == in_port) {
         COVERAGE_INC(normal_drop_learned_on_input);
         xlate_report(ctx, "NORMAL: learned port is input port, dropping");
-    } else if (!ofproto_ports_find(ctx->ports, out_port)) {
+    } else if (!(out = ofproto_ports_find(ctx->ports, out_port))) {
         /* The port is being removed; its MACs are about to be flushed. */
         COVERAGE_INC(normal_drop_learned_port_gone);
         xlate_report(ctx, "NORMAL: learned port is unknown, dropping");
+    } else if (!ofproto_port_settings_carries(&out->s, vlan)) {
+        /* The port's VLANs changed; its MACs are about to be flushed. */
+        COVERAGE_INC(normal_drop_learned_port_vlan);
+        xlate_report(ctx, "NORMAL: learned port %s does not carry vlan "
+                     "%"PRIu16", dropping",
+                     xlate_port_string(ctx, out_port, port_s), vlan);
     } else {
         if (ctx->tracing) {
             xlate_report(ctx, "NORMAL: forwarding to learned port %s",
                          xlate_port_string(ctx, out_port, port_s));
         }
-        xlate_output(ctx, out_port);
+        xlate_normal_output(ctx, out, vlan);
     }
 }
 
@@ -686,20 +999,21 @@ flow_mask_is_subset(const struct flow *a, const struct flow *b)
 
 /* True if the source of 'flow' needs no learning: it is multicast, or it
  * is learned on flow->in_port, or the flow does not come from a bridge
- * port (NORMAL learns nothing then). */
+ * port or the port does not accept its VLAN (NORMAL learns nothing
+ * then). */
 static bool
 source_is_learned(struct ofproto *ofproto, const struct flow *flow,
                   long long now)
 {
-    uint16_t vlan;
+    int vlan;
 
-    if (eth_addr_is_multicast(flow->dl_src)
-        || !ofproto_has_port(ofproto, flow->in_port)) {
+    if (eth_addr_is_multicast(flow->dl_src)) {
         return true;
     }
-    vlan = ofproto_input_vlan(flow->in_port, flow->vlans_tci[0]);
-    return mac_learning_lookup(ofproto->ml, flow->dl_src, vlan, now)
-           == flow->in_port;
+    vlan = ofproto_flow_vlan(ofproto, flow);
+    return (vlan < 0
+            || mac_learning_lookup(ofproto->ml, flow->dl_src, vlan, now)
+               == flow->in_port);
 }
 
 bool

@@ -12,12 +12,13 @@
  *
  * Translation reads flow fields only through helpers that also set the
  * field's bits in the mask, so the mask stays exact as stages are added.
- * Today the only stage is NORMAL, a VLAN-aware learning bridge: every port
- * is a trunk that carries all VLANs, the VLAN of a packet is the VID of its
- * outer tag (0 if untagged or priority-tagged), and MACs are learned per
- * VLAN.  A priority-ordered rule table will run before NORMAL, and per-port
- * VLAN modes (access tag, trunk list) will replace the "all trunks" rule in
- * the input-VLAN and output helpers.
+ * Today the only stage is NORMAL, a VLAN-aware learning bridge.  Each port
+ * has a VLAN mode with Open vSwitch's names and meaning (see 'enum
+ * ofproto_vlan_mode'): the mode decides which VLAN a received frame belongs
+ * to (or that it is dropped), which ports a VLAN is flooded to, and whether
+ * a frame leaves a port tagged.  MACs are learned per VLAN, and a frame
+ * never leaves its VLAN.  A priority-ordered rule table will run before
+ * NORMAL.
  *
  * 'struct ofproto' is the slow-path state of one bridge: its ports and its
  * MAC learning table.
@@ -58,6 +59,68 @@ BUILD_ASSERT_DECL(UPCALL_MAX_ACTIONS >= OFPROTO_MAX_PORTS);
  * cut at a line boundary and ends with "...". */
 #define UPCALL_TRACE_SIZE 1024
 
+/* How a port carries VLANs; the names and meanings of Open vSwitch's
+ * Port vlan_mode.  A frame is "tagged" if its outer 802.1Q tag has a VID
+ * other than 0; untagged and priority-tagged (VID 0) frames are treated
+ * alike. */
+enum ofproto_vlan_mode {
+    /* Tagged frames of the VLANs in 'trunks'.  Untagged frames belong to
+     * VLAN 0 if 'trunks' has bit 0 (a trunk of all VLANs), else are
+     * dropped.  Frames leave tagged with their VLAN (VLAN 0 untagged). */
+    OFPROTO_VLAN_TRUNK,
+
+    /* Untagged frames of VLAN 'tag'; tagged frames are dropped.  Frames
+     * leave untagged. */
+    OFPROTO_VLAN_ACCESS,
+
+    /* Untagged frames belong to the native VLAN 'tag'; tagged frames as
+     * for a trunk of 'tag' and 'trunks'.  Frames leave tagged, those of
+     * the native VLAN too. */
+    OFPROTO_VLAN_NATIVE_TAGGED,
+
+    /* Same as native-tagged, except that frames of the native VLAN leave
+     * untagged. */
+    OFPROTO_VLAN_NATIVE_UNTAGGED,
+};
+
+/* VLAN IDs are 0..OFPROTO_N_VLANS - 1. */
+#define OFPROTO_N_VLANS 4096
+
+/* The VLAN settings of a port.  An all-zero struct is a trunk of no VLAN:
+ * a port that accepts nothing and is flooded nothing. */
+struct ofproto_port_settings {
+    enum ofproto_vlan_mode vlan_mode;
+    uint16_t tag;               /* Access VLAN or native VLAN, 1..4094;
+                                 * 0 for a trunk. */
+    /* VLANs carried tagged, bit 'vid' of word 'vid / 64'.  Bit 0 (trunks
+     * only) means untagged frames are carried as VLAN 0.  An access port
+     * has no bit set. */
+    uint64_t trunks[OFPROTO_N_VLANS / 64];
+};
+
+/* "trunk", "access", "native-tagged" or "native-untagged". */
+const char *ofproto_vlan_mode_to_string(enum ofproto_vlan_mode);
+
+/* Parses a name from ofproto_vlan_mode_to_string() into '*mode'.  Returns
+ * false if 's' is no such name. */
+bool ofproto_vlan_mode_from_string(const char *s,
+                                   enum ofproto_vlan_mode *mode);
+
+/* Fills 's' the way Open vSwitch reads a Port's vlan_mode, tag and trunks:
+ * 'vlan_mode' (a name, or NULL for the default: "access" if 'tag' is
+ * nonzero, else "trunk"), 'tag' (0 for none) and the 'n_trunks' VLANs in
+ * 'trunks' (none: every VID 1..4095; for a trunk also VLAN 0, untagged
+ * frames).  Returns 0, or EINVAL with 's' a trunk of no VLAN if the mode
+ * is unknown, a VLAN is out of 1..4094, an access port has no tag or has
+ * trunks, a native port has no tag or a trunk has a tag.  Any thread. */
+int ofproto_port_settings_init(struct ofproto_port_settings *s,
+                               const char *vlan_mode, int tag,
+                               const int *trunks, size_t n_trunks);
+
+/* True if a port with settings 's' carries VLAN 'vlan' (0..4095). */
+bool ofproto_port_settings_carries(const struct ofproto_port_settings *s,
+                                   uint16_t vlan);
+
 /* The result of a translation. */
 struct xlate_out {
     uint32_t n_actions;         /* 0 means drop. */
@@ -89,13 +152,29 @@ const char *ofproto_name(const struct ofproto *);
  * 'ofproto'. */
 struct mac_learning *ofproto_mac_learning(struct ofproto *);
 
-/* Adds port 'port_no' named 'name' to the bridge.  Returns 0, EEXIST if the
- * number is taken, ENOSPC if the bridge has OFPROTO_MAX_PORTS ports, or
- * EINVAL if 'name' is empty or longer than OFPROTO_PORT_NAME_SIZE - 1.
- * Changes ofproto_generation().  Control thread; waits for an RCU grace
- * period, so it must not run inside an RCU read-side section (a registered
- * caller is put offline meanwhile). */
-int ofproto_port_add(struct ofproto *, uint16_t port_no, const char *name);
+/* Adds port 'port_no' named 'name' to the bridge, with the VLAN settings
+ * 's' (copied), or if 's' is NULL as a trunk of all VLANs.  Returns 0,
+ * EEXIST if the number is taken, ENOSPC if the bridge has
+ * OFPROTO_MAX_PORTS ports, or EINVAL if 'name' is empty or longer than
+ * OFPROTO_PORT_NAME_SIZE - 1 or 's' is inconsistent (see
+ * ofproto_port_settings_init()).  Changes ofproto_generation().  Control
+ * thread; waits for an RCU grace period, so it must not run inside an RCU
+ * read-side section (a registered caller is put offline meanwhile). */
+int ofproto_port_add(struct ofproto *, uint16_t port_no, const char *name,
+                     const struct ofproto_port_settings *s);
+
+/* Gives port 'port_no' the VLAN settings 's' (copied) and, if they differ
+ * from the old ones, forgets the MACs learned on the port.  Returns 0,
+ * ENOENT if there is no such port or EINVAL if 's' is inconsistent.  Once
+ * it returns, no translation uses the old settings.  Same thread rules as
+ * ofproto_port_add(). */
+int ofproto_port_set(struct ofproto *, uint16_t port_no,
+                     const struct ofproto_port_settings *s);
+
+/* Copies the VLAN settings of port 'port_no' into '*s'.  Returns false if
+ * there is no such port.  Any thread (RCU reader). */
+bool ofproto_port_get(const struct ofproto *, uint16_t port_no,
+                      struct ofproto_port_settings *s);
 
 /* Removes port 'port_no' and forgets the MACs learned on it.  Returns 0 or
  * ENOENT.  Once it returns, no translation outputs to the port or learns on
@@ -114,10 +193,11 @@ bool ofproto_port_name(const struct ofproto *, uint16_t port_no,
                        char name[OFPROTO_PORT_NAME_SIZE]);
 
 /* A counter that changes whenever a translation could decide differently:
- * a MAC learned, moved, aged out, evicted or flushed, or a port added or
- * removed.  Lock-free, any thread.  A thread that caches translations
- * reads it before it translates or revalidates; when a later read returns
- * a different value it revalidates its cached flows. */
+ * a MAC learned, moved, aged out, evicted or flushed, or a port added,
+ * removed or given other VLAN settings.  Lock-free, any thread.  A thread
+ * that caches translations reads it before it translates or revalidates;
+ * when a later read returns a different value it revalidates its cached
+ * flows. */
 uint64_t ofproto_generation(const struct ofproto *);
 
 /* Periodic work (MAC aging) as of 'now' (msec, monotonic).  Control thread,

@@ -1,6 +1,7 @@
 # Unit tests: one program per module, run by `make check` without root.
 # Programs that need root (netdev) exit 77 (skipped) without it.
 UNIT_TESTS = \
+	tests/test-bond \
 	tests/test-config \
 	tests/test-config-diff \
 	tests/test-coverage \
@@ -17,6 +18,7 @@ UNIT_TESTS = \
 	tests/test-netdev-tap \
 	tests/test-netdev-tpacket-policy \
 	tests/test-netlink-link \
+	tests/test-odp-execute \
 	tests/test-pcap-file \
 	tests/test-pipeline \
 	tests/test-pmd-perf \
@@ -38,6 +40,8 @@ EXTRA_DIST += tests/test-parse-pcap.sh
 AM_TESTS_ENVIRONMENT = PMDSWITCH_BUILD='$(abs_top_builddir)'; \
 	export PMDSWITCH_BUILD;
 
+tests_test_bond_SOURCES = tests/test-bond.c
+tests_test_bond_LDADD = $(PMD_LIBS)
 tests_test_config_SOURCES = tests/test-config.c
 tests_test_config_LDADD = $(PMD_LIBS)
 tests_test_config_diff_SOURCES = tests/test-config-diff.c
@@ -45,6 +49,8 @@ tests_test_config_diff_LDADD = $(PMD_LIBS)
 tests_test_coverage_SOURCES = tests/test-coverage.c tests/unixctl-test.c \
 	tests/unixctl-test.h
 tests_test_coverage_LDADD = $(PMD_LIBS)
+tests_test_odp_execute_SOURCES = tests/test-odp-execute.c
+tests_test_odp_execute_LDADD = $(PMD_LIBS)
 tests_test_dpcls_SOURCES = tests/test-dpcls.c
 tests_test_dpcls_LDADD = $(PMD_LIBS)
 tests_test_emc_SOURCES = tests/test-emc.c

@@ -309,11 +309,12 @@ static const struct error_case error_cases[] = {
     { "unknown port key", "{\"bridges\": [{\"name\": \"br0\", \"ports\": "
       "[\n    {\"name\": \"p3\", \"tags\": 10}\n]}]}",
       "config.json:2:20: unknown key \"tags\" in port \"p3\" (known keys: "
-      "name, interface, type, create, tag, trunks, members, options)" },
+      "name, interface, type, create, vlan_mode, tag, trunks, members, "
+      "options)" },
     { "unknown key in unnamed port", PORT1 "{\"tags\": 10}" END1,
       "config.json:1:41: unknown key \"tags\" in port #1 of bridge \"br0\" "
-      "(known keys: name, interface, type, create, tag, trunks, members, "
-      "options)" },
+      "(known keys: name, interface, type, create, vlan_mode, tag, trunks, "
+      "members, options)" },
     { "unknown options key", "{\"bridges\": [{\"name\": \"br0\", \"ports\": "
       "[\n  {\"name\": \"p2\", \"options\": {\"n_rxqs\": 2}}\n]}]}",
       "config.json:2:30: unknown key \"n_rxqs\" in options of port \"p2\" "
@@ -500,8 +501,62 @@ static const struct error_case error_cases[] = {
       "is too long; set \"peer\" in \"options\"" },
     { "tag and trunks", PORT1 "{\"name\": \"p1\", \"trunks\": [5], "
       "\"tag\": 5}" END1,
-      "config.json:1:70: \"tag\" and \"trunks\" cannot both be set: a port "
-      "is either an access port or a trunk" },
+      "config.json:1:70: \"tag\" and \"trunks\" cannot both be set "
+      "without \"vlan_mode\": set it to \"native-tagged\" or "
+      "\"native-untagged\" for a trunk with a native VLAN" },
+    { "trunks and tag", PORT1 "{\"name\": \"p1\", \"tag\": 5,\n"
+      "  \"trunks\": [6]}" END1,
+      "config.json:2:3: \"tag\" and \"trunks\" cannot both be set "
+      "without \"vlan_mode\": set it to \"native-tagged\" or "
+      "\"native-untagged\" for a trunk with a native VLAN" },
+
+    /* VLAN modes. */
+    { "unknown vlan_mode", PORT1 "{\"name\": \"p1\", \"vlan_mode\": "
+      "\"hybrid\"}" END1,
+      "config.json:1:68: \"vlan_mode\" must be one of \"trunk\", "
+      "\"access\", \"native-tagged\", \"native-untagged\", got \"hybrid\"" },
+    { "vlan_mode is case-sensitive", PORT1 "{\"name\": \"p1\", "
+      "\"vlan_mode\": \"Access\", \"tag\": 1}" END1,
+      "config.json:1:68: \"vlan_mode\" must be one of \"trunk\", "
+      "\"access\", \"native-tagged\", \"native-untagged\", got \"Access\"" },
+    { "vlan_mode not a string", PORT1 "{\"name\": \"p1\", \"vlan_mode\": "
+      "1}" END1,
+      "config.json:1:68: \"vlan_mode\" must be one of \"trunk\", "
+      "\"access\", \"native-tagged\", \"native-untagged\", got 1" },
+    { "access without tag", PORT1 "{\"name\": \"p1\",\n"
+      "  \"vlan_mode\": \"access\"}" END1,
+      "config.json:2:3: \"vlan_mode\": \"access\" needs a \"tag\" (the "
+      "VLAN of the port)" },
+    { "access with trunks", PORT1 "{\"name\": \"p1\", \"vlan_mode\": "
+      "\"access\", \"tag\": 10,\n  \"trunks\": [20]}" END1,
+      "config.json:2:3: \"trunks\" is not allowed with \"vlan_mode\": "
+      "\"access\": an access port carries only its \"tag\" VLAN" },
+    { "access with empty trunks", PORT1 "{\"name\": \"p1\", "
+      "\"trunks\": [],\n \"vlan_mode\": \"access\", \"tag\": 10}" END1,
+      "config.json:1:55: \"trunks\" is not allowed with \"vlan_mode\": "
+      "\"access\": an access port carries only its \"tag\" VLAN" },
+    { "trunk with tag", PORT1 "{\"name\": \"p1\", \"vlan_mode\": "
+      "\"trunk\",\n  \"tag\": 10}" END1,
+      "config.json:2:3: \"tag\" is not allowed with \"vlan_mode\": "
+      "\"trunk\": a trunk has no VLAN of its own; use \"native-tagged\" or "
+      "\"native-untagged\" to give it a native VLAN" },
+    { "tag before trunk mode", PORT1 "{\"name\": \"p1\", \"tag\": 10, "
+      "\"trunks\": [20], \"vlan_mode\": \"trunk\"}" END1,
+      "config.json:1:55: \"tag\" is not allowed with \"vlan_mode\": "
+      "\"trunk\": a trunk has no VLAN of its own; use \"native-tagged\" or "
+      "\"native-untagged\" to give it a native VLAN" },
+    { "native-tagged without tag", PORT1 "{\"name\": \"p1\", "
+      "\"trunks\": [10],\n    \"vlan_mode\": \"native-tagged\"}" END1,
+      "config.json:2:5: \"vlan_mode\": \"native-tagged\" needs a \"tag\" "
+      "(the native VLAN)" },
+    { "native-untagged without tag", PORT1 "{\"name\": \"p1\", "
+      "\"vlan_mode\": \"native-untagged\"}" END1,
+      "config.json:1:55: \"vlan_mode\": \"native-untagged\" needs a "
+      "\"tag\" (the native VLAN)" },
+    { "native with tag out of range", PORT1 "{\"name\": \"p1\", "
+      "\"vlan_mode\": \"native-untagged\", \"tag\": 0}" END1,
+      "config.json:1:94: \"tag\" must be an integer from 1 to 4094, got "
+      "0" },
 
     /* other_config values. */
     { "bad hex mask", "{\"bridges\": [], \"other_config\": "
@@ -768,6 +823,59 @@ test_mutations(void)
 }
 
 /* "create" on a system port: the veth peer's name, given or default. */
+/* "vlan_mode" with "tag" and "trunks": the resolved mode, OVS's defaults
+ * included, and what is kept. */
+static void
+test_vlan_modes(void)
+{
+    static const struct {
+        const char *port;       /* Keys of port p1 after its name. */
+        enum config_vlan_mode mode;
+        int tag;
+        size_t n_trunks;
+    } cases[] = {
+        { "", CONFIG_VLAN_TRUNK, 0, 0 },
+        { ", \"tag\": 10", CONFIG_VLAN_ACCESS, 10, 0 },
+        { ", \"trunks\": [10, 20]", CONFIG_VLAN_TRUNK, 0, 2 },
+        { ", \"trunks\": []", CONFIG_VLAN_TRUNK, 0, 0 },
+        { ", \"vlan_mode\": \"trunk\"", CONFIG_VLAN_TRUNK, 0, 0 },
+        { ", \"vlan_mode\": \"trunk\", \"trunks\": [4094]",
+          CONFIG_VLAN_TRUNK, 0, 1 },
+        { ", \"tag\": 1, \"vlan_mode\": \"access\"", CONFIG_VLAN_ACCESS,
+          1, 0 },
+        { ", \"vlan_mode\": \"native-tagged\", \"tag\": 10",
+          CONFIG_VLAN_NATIVE_TAGGED, 10, 0 },
+        { ", \"vlan_mode\": \"native-untagged\", \"tag\": 10, "
+          "\"trunks\": [20, 30]", CONFIG_VLAN_NATIVE_UNTAGGED, 10, 2 },
+        { ", \"trunks\": [10], \"tag\": 10, \"vlan_mode\": "
+          "\"native-untagged\"", CONFIG_VLAN_NATIVE_UNTAGGED, 10, 1 },
+        { ", \"type\": \"bond\", \"members\": [\"e1\"], \"tag\": 7",
+          CONFIG_VLAN_ACCESS, 7, 0 },
+    };
+
+    for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+        char *text = xasprintf("{\"bridges\": [{\"name\": \"br0\", "
+                               "\"ports\": [{\"name\": \"p1\"%s}]}]}",
+                               cases[i].port);
+        struct pmd_config *cfg = parse_ok(text);
+        const struct config_port *p;
+
+        if (cfg) {
+            p = &cfg->bridges[0].ports[0];
+            CHECK(p->vlan_mode == cases[i].mode, "%s: mode %s, expected %s",
+                  text, config_vlan_mode_to_string(p->vlan_mode),
+                  config_vlan_mode_to_string(cases[i].mode));
+            CHECK_INT(p->tag, cases[i].tag);
+            CHECK_INT(p->n_trunks, cases[i].n_trunks);
+        }
+        config_destroy(cfg);
+        free(text);
+    }
+    CHECK_STR(config_vlan_mode_to_string(CONFIG_VLAN_NATIVE_TAGGED),
+              "native-tagged");
+    CHECK_STR(config_vlan_mode_to_string(99), "?");
+}
+
 static void
 test_veth_peer(void)
 {
@@ -809,6 +917,7 @@ main(void)
     test_file();
     test_mutations();
     test_veth_peer();
+    test_vlan_modes();
 
     return check_finish("test-config");
 }

@@ -75,7 +75,7 @@ make_dp(void)
         char name[16];
 
         snprintf(name, sizeof name, "p%d", i);
-        ofproto_port_add(dp->ofproto, i, name);
+        ofproto_port_add(dp->ofproto, i, name, NULL);
     }
     dp->settings.emc_insert_inv_prob = 1;
     dp->settings.smc_enable = true;
@@ -343,6 +343,72 @@ test_relearn_after_flush(void)
     destroy_all(dp, pmd);
 }
 
+/* A flow with rewrite actions, end to end: the received packet is changed
+ * in place up to its first output, a clone carries the later changes, and
+ * NORMAL's output-only flows keep the zero-copy path. */
+static void
+test_rewrite_flow(void)
+{
+    struct dp *dp = make_dp();
+    struct pmd *pmd = pmd_create(dp, 0);
+    struct netdev_flow_key key, mask;
+    struct dp_action actions[4];
+    struct dp_packet *p0, *p2;
+    struct flow wc;
+    struct test_frame f, g;
+    struct dp_flow *flow;
+    struct dp_batch batch;
+
+    pmd->now_ms = 1000;
+    run_one(pmd, make_udp(&g, mac_a, mac_bcast, 1, 0));
+    CHECK(only_flow(pmd) && only_flow(pmd)->outputs_only,
+          "NORMAL's flood flow is not output-only");
+
+    /* in_port=1 -> push_vlan(vid=10),0,set(ipv4(dst=10.9.9.9)),2 */
+    memset(&wc, 0, sizeof wc);
+    wc.in_port = UINT16_MAX;
+    miniflow_from_flow(&mask.mf, &wc, UINT64_C(1) << FLOW_WORD(in_port));
+    mask.len = miniflow_size(&mask.mf);
+    mask.hash = 0;
+    miniflow_extract(make_udp(&f, mac_b, mac_a, 5, 1), &key);
+    key.hash = 0;
+    dp_action_init(&actions[0], DP_ACTION_PUSH_VLAN);
+    actions[0].vlan.tpid = htons(ETH_TYPE_VLAN_8021Q);
+    actions[0].vlan.tci = htons(VLAN_CFI | 10);
+    dp_action_init(&actions[1], DP_ACTION_OUTPUT);
+    actions[1].port = 0;
+    dp_action_init(&actions[2], DP_ACTION_SET_IPV4_DST);
+    actions[2].ipv4 = htonl(0x0a090909);
+    dp_action_init(&actions[3], DP_ACTION_OUTPUT);
+    actions[3].port = 2;
+    flow = flow_table_add(&pmd->flows, &key, &mask, 1, actions, 4,
+                          pmd->now_ms);
+    dpcls_insert(pmd_get_dpcls(pmd, 1), &flow->cr, &key, &mask);
+    CHECK(!flow->outputs_only, "rewrite flow marked output-only");
+
+    dp_batch_init(&batch);
+    dp_batch_add(&batch, make_udp(&f, mac_b, mac_a, 5, 1));
+    pipeline_process(pmd, &batch, 1);
+    p0 = pmd->tx[0].batch.count == 1 ? pmd->tx[0].batch.packets[0] : NULL;
+    p2 = pmd->tx[2].batch.count == 1 ? pmd->tx[2].batch.packets[0] : NULL;
+    CHECK(p0 == &f.packet && p0->size == 64
+          && p0->data[16] == 0x08 && p0->data[17] == 0x00,
+          "port 0 did not get the tagged received packet");
+    CHECK(p0 && !memcmp(p0->data + 34, (uint8_t[]) { 10, 1, 0, 2 }, 4),
+          "port 0 saw the later address change");
+    CHECK(p2 && p2 != p0 && p2->size == 64
+          && !memcmp(p2->data + 34, (uint8_t[]) { 10, 9, 9, 9 }, 4),
+          "port 2 did not get the rewritten clone");
+    CHECK(stat(pmd, PMD_STAT_ACTION_CLONES) == 1, "clones %"PRIu64,
+          stat(pmd, PMD_STAT_ACTION_CLONES));
+    CHECK(stat(pmd, PMD_STAT_DROP_ACTION_EXEC) == 0, "exec drops");
+    CHECK(flow->n_packets == 1, "flow stats not updated");
+    pmd_flush_tx(pmd);
+    CHECK(pmd->clones.n_used == 0, "pool not recycled after flush");
+
+    destroy_all(dp, pmd);
+}
+
 int
 main(void)
 {
@@ -353,6 +419,7 @@ main(void)
     test_mac_move();
     test_idle_expiry();
     test_relearn_after_flush();
+    test_rewrite_flow();
     rcu_unregister_thread();
     return check_finish("test-pipeline");
 }

@@ -64,10 +64,12 @@ struct xlate_case {
     uint16_t tci;               /* Host order, VLAN_CFI if tagged. */
     bool learn;
 
-    /* Expected: output ports in order (none = drop), mask, and where the
-     * source is known afterwards in its VLAN (-1: unknown). */
+    /* Expected: output ports in order (none = drop), or if 'actions' is
+     * nonnull the actions as format_actions() writes them; mask, and where
+     * the source is known afterwards in its VLAN (-1: unknown). */
     uint16_t outputs[MAX_PORTS];
     size_t n_outputs;
+    const char *actions;
     enum mask_kind mask;
     int src_port_after;
 };
@@ -192,12 +194,12 @@ static const struct xlate_case xlate_cases[] = {
         OUTPUTS(2), .mask = MASK_NORMAL, .src_port_after = 3,
     },
     {
-        .name = "priority-tagged frame is in vlan 0",
+        .name = "priority-tagged frame is in vlan 0 and leaves untagged",
         PORTS(1, 2, 3),
         .macs = { { MAC_B, 0, 2 } }, .n_macs = 1,
         .in_port = 3, .dl_src = MAC_A, .dl_dst = MAC_B,
         .tci = (3 << VLAN_PCP_SHIFT) | VLAN_CFI, .learn = true,
-        OUTPUTS(2), .mask = MASK_NORMAL, .src_port_after = 3,
+        .actions = "pop,2", .mask = MASK_NORMAL, .src_port_after = 3,
     },
     {
         .name = "vlan 4095 works",
@@ -341,6 +343,57 @@ check_outputs(const char *what, const struct xlate_out *out,
     }
 }
 
+/* Writes 'out''s actions into 'buf' as a comma-separated list: a port
+ * number for an output, "push:VID" for a push of an 802.1Q tag with
+ * priority 0, "pop", "set_vid:VID" for a set of the VID bits alone, and
+ * the raw fields of anything else. */
+static const char *
+format_actions(const struct xlate_out *out, char *buf, size_t size)
+{
+    size_t len = 0;
+
+    buf[0] = '\0';
+    for (uint32_t i = 0; i < out->n_actions && len < size; i++) {
+        const struct dp_action *a = &out->actions[i];
+        const char *sep = i ? "," : "";
+        uint16_t tci = ntohs(a->vlan.tci);
+        int n;
+
+        if (a->type == DP_ACTION_OUTPUT) {
+            n = snprintf(buf + len, size - len, "%s%"PRIu16, sep, a->port);
+        } else if (a->type == DP_ACTION_PUSH_VLAN
+                   && a->vlan.tpid == htons(ETH_TYPE_VLAN_8021Q)
+                   && (tci & ~VLAN_VID_MASK) == VLAN_CFI) {
+            n = snprintf(buf + len, size - len, "%spush:%"PRIu16, sep,
+                         tci & VLAN_VID_MASK);
+        } else if (a->type == DP_ACTION_POP_VLAN) {
+            n = snprintf(buf + len, size - len, "%spop", sep);
+        } else if (a->type == DP_ACTION_SET_VLAN_TCI
+                   && a->vlan.tci_mask == htons(VLAN_VID_MASK)) {
+            n = snprintf(buf + len, size - len, "%sset_vid:%"PRIu16, sep,
+                         tci);
+        } else {
+            n = snprintf(buf + len, size - len,
+                         "%s?type=%"PRIu16",tpid=0x%04"PRIx16",tci=0x%04"
+                         PRIx16",mask=0x%04"PRIx16, sep, a->type,
+                         ntohs(a->vlan.tpid), tci, ntohs(a->vlan.tci_mask));
+        }
+        len += n < 0 ? 0 : (size_t) n;
+    }
+    return buf;
+}
+
+static void
+check_actions(const char *what, const struct xlate_out *out,
+              const char *want)
+{
+    char got[512];
+
+    format_actions(out, got, sizeof got);
+    CHECK(!strcmp(got, want), "%s: actions \"%s\", expected \"%s\"",
+          what, got, want);
+}
+
 static void
 add_ports(struct ofproto *ofproto, const uint16_t *ports, size_t n)
 {
@@ -348,7 +401,7 @@ add_ports(struct ofproto *ofproto, const uint16_t *ports, size_t n)
         char name[16];
 
         snprintf(name, sizeof name, "p%"PRIu16, ports[i]);
-        CHECK_INT(ofproto_port_add(ofproto, ports[i], name), 0);
+        CHECK_INT(ofproto_port_add(ofproto, ports[i], name, NULL), 0);
     }
 }
 
@@ -371,7 +424,11 @@ run_xlate_case(const struct xlate_case *c)
     flow = make_flow(c->in_port, c->dl_src, c->dl_dst, c->tci);
     error = upcall_xlate(ofproto, &flow, c->learn, 1000, &out);
     CHECK(!error, "%s: error %d", c->name, error);
-    check_outputs(c->name, &out, c->outputs, c->n_outputs);
+    if (c->actions) {
+        check_actions(c->name, &out, c->actions);
+    } else {
+        check_outputs(c->name, &out, c->outputs, c->n_outputs);
+    }
     want_mask = expected_mask(c->mask);
     check_mask(c->name, &out.mask, &want_mask);
     CHECK(out.trace_len == 0 && !out.trace[0], "%s: untraced xlate traced",
@@ -384,7 +441,11 @@ run_xlate_case(const struct xlate_case *c)
     /* Tracing, and translating twice, decide the same. */
     error = upcall_xlate_trace(ofproto, &flow, false, 1000, &out);
     CHECK(!error, "%s: traced error %d", c->name, error);
-    check_outputs(c->name, &out, c->outputs, c->n_outputs);
+    if (c->actions) {
+        check_actions(c->name, &out, c->actions);
+    } else {
+        check_outputs(c->name, &out, c->outputs, c->n_outputs);
+    }
     check_mask(c->name, &out.mask, &want_mask);
     CHECK(out.trace_len > 0 && out.trace_len == strlen(out.trace)
           && out.trace[out.trace_len - 1] == '\n',
@@ -439,6 +500,407 @@ revalidate(struct ofproto *ofproto, const struct cached_flow *cf,
 {
     return upcall_revalidate(ofproto, &cf->masked, &cf->mask, cf->actions,
                              cf->n_actions, now);
+}
+
+/* VLAN modes.  Every case runs on the same six ports:
+ *
+ *   p1  access vlan 10                 p4  trunk of all VLANs
+ *   p2  access vlan 20                 p5  native-untagged vlan 10,
+ *   p3  trunk of vlans 10 and 20           trunks 20
+ *                                      p6  native-tagged vlan 20, trunks
+ *                                          all
+ *
+ * so that vlan 10 is carried by p1 and p5 untagged and by p3, p4 and p6
+ * tagged; vlan 20 by p2 untagged and p3 to p6 tagged; vlan 30 by p4 and p6
+ * tagged; vlan 0 (untagged frames of a trunk) by p4 alone. */
+struct vlan_port {
+    uint16_t port_no;
+    const char *mode;
+    int tag;
+    int trunks[2];
+    size_t n_trunks;
+};
+
+static const struct vlan_port vlan_ports[] = {
+    { 1, "access", 10, { 0 }, 0 },
+    { 2, "access", 20, { 0 }, 0 },
+    { 3, "trunk", 0, { 10, 20 }, 2 },
+    { 4, "trunk", 0, { 0 }, 0 },
+    { 5, "native-untagged", 10, { 20 }, 1 },
+    { 6, "native-tagged", 20, { 0 }, 0 },
+};
+
+struct vlan_case {
+    const char *name;
+
+    struct mac_state macs[2];   /* MAC table before. */
+    size_t n_macs;
+
+    /* The packet: MAC_A to 'dl_dst' on 'in_port'. */
+    uint16_t in_port;
+    struct eth_addr dl_dst;
+    uint16_t tci;               /* Host order, VLAN_CFI if tagged. */
+
+    /* Expected: actions as format_actions() writes them ("" for a drop),
+     * whether the port accepted the VLAN (else the mask is in_port and
+     * the outer VID and CFI only), the VLAN MAC_A is learned on (on
+     * 'in_port') if it did, and a line of the trace. */
+    const char *actions;
+    bool accepted;
+    uint16_t vlan;
+    const char *trace;
+};
+
+#define BCAST MAC_BCAST
+#define PCP(N) ((N) << VLAN_PCP_SHIFT)
+
+static const struct vlan_case vlan_cases[] = {
+    /* Flooding stays in the VLAN: untagged outputs first when the frame
+     * is untagged, tagged ones first when it is tagged. */
+    { "access: untagged broadcast floods vlan 10",
+      .in_port = 1, .dl_dst = BCAST, .tci = 0,
+      .actions = "5,push:10,3,4,6", .accepted = true, .vlan = 10,
+      .trace = "NORMAL: learned 02:00:00:00:00:0a on port 1 (p1) vlan 10" },
+    { "access: untagged broadcast floods vlan 20",
+      .in_port = 2, .dl_dst = BCAST, .tci = 0,
+      .actions = "push:20,3,4,5,6", .accepted = true, .vlan = 20 },
+    { "trunk: tagged broadcast floods vlan 10",
+      .in_port = 3, .dl_dst = BCAST, .tci = VLAN_CFI | 10,
+      .actions = "4,6,pop,1,5", .accepted = true, .vlan = 10 },
+    { "trunk of all: tagged broadcast floods vlan 20",
+      .in_port = 4, .dl_dst = BCAST, .tci = VLAN_CFI | 20,
+      .actions = "3,5,6,pop,2", .accepted = true, .vlan = 20 },
+    { "trunk of all: vlan 30 reaches only the other trunk of all",
+      .in_port = 4, .dl_dst = BCAST, .tci = VLAN_CFI | 30,
+      .actions = "6", .accepted = true, .vlan = 30 },
+    { "trunk of all: untagged is vlan 0, which no other port carries",
+      .in_port = 4, .dl_dst = BCAST, .tci = 0,
+      .actions = "", .accepted = true, .vlan = 0 },
+    { "trunk: priority is kept on tagged outputs",
+      .in_port = 3, .dl_dst = BCAST, .tci = PCP(5) | VLAN_CFI | 20,
+      .actions = "4,5,6,pop,2", .accepted = true, .vlan = 20 },
+
+    /* Input VLAN rules and their drops. */
+    { "access: tagged frame of its own vlan is dropped",
+      .in_port = 1, .dl_dst = BCAST, .tci = VLAN_CFI | 10,
+      .actions = "", .accepted = false,
+      .trace = "NORMAL: port p1 (access vlan 10) does not accept tagged "
+               "vlan 10, dropping" },
+    { "access: tagged frame of another vlan is dropped",
+      .in_port = 1, .dl_dst = MAC_B, .tci = VLAN_CFI | 20,
+      .actions = "", .accepted = false,
+      .trace = "NORMAL: port p1 (access vlan 10) does not accept tagged "
+               "vlan 20, dropping" },
+    { "access: priority-tagged frame is in the access vlan",
+      .in_port = 1, .dl_dst = BCAST, .tci = PCP(3) | VLAN_CFI,
+      .actions = "set_vid:10,3,4,6,pop,5", .accepted = true, .vlan = 10 },
+    { "trunk: vlan not in trunks is dropped",
+      .in_port = 3, .dl_dst = BCAST, .tci = VLAN_CFI | 30,
+      .actions = "", .accepted = false,
+      .trace = "NORMAL: port p3 (trunk) does not accept tagged vlan 30, "
+               "dropping" },
+    { "trunk with a list: untagged is dropped",
+      .in_port = 3, .dl_dst = BCAST, .tci = 0,
+      .actions = "", .accepted = false,
+      .trace = "NORMAL: port p3 (trunk) does not accept untagged or "
+               "priority-tagged frames, dropping" },
+    { "trunk with a list: priority-tagged is dropped",
+      .in_port = 3, .dl_dst = MAC_B, .tci = PCP(7) | VLAN_CFI,
+      .actions = "", .accepted = false },
+    { "native-untagged: untagged is the native vlan",
+      .in_port = 5, .dl_dst = BCAST, .tci = 0,
+      .actions = "1,push:10,3,4,6", .accepted = true, .vlan = 10 },
+    { "native-untagged: priority-tagged is the native vlan",
+      .in_port = 5, .dl_dst = BCAST, .tci = PCP(1) | VLAN_CFI,
+      .actions = "set_vid:10,3,4,6,pop,1", .accepted = true, .vlan = 10 },
+    { "native-untagged: native vlan tagged is accepted",
+      .in_port = 5, .dl_dst = BCAST, .tci = VLAN_CFI | 10,
+      .actions = "3,4,6,pop,1", .accepted = true, .vlan = 10 },
+    { "native-untagged: trunked vlan",
+      .in_port = 5, .dl_dst = BCAST, .tci = VLAN_CFI | 20,
+      .actions = "3,4,6,pop,2", .accepted = true, .vlan = 20 },
+    { "native-untagged: vlan neither native nor trunked is dropped",
+      .in_port = 5, .dl_dst = BCAST, .tci = VLAN_CFI | 30,
+      .actions = "", .accepted = false,
+      .trace = "NORMAL: port p5 (native-untagged vlan 10) does not accept "
+               "tagged vlan 30, dropping" },
+    { "native-tagged: untagged is the native vlan",
+      .in_port = 6, .dl_dst = BCAST, .tci = 0,
+      .actions = "2,push:20,3,4,5", .accepted = true, .vlan = 20 },
+    { "native-tagged: trunks all vlans",
+      .in_port = 6, .dl_dst = BCAST, .tci = VLAN_CFI | 10,
+      .actions = "3,4,pop,1,5", .accepted = true, .vlan = 10 },
+
+    /* Learned forwarding, across modes. */
+    { "access to trunk pushes",
+      .macs = { { MAC_B, 10, 3 } }, .n_macs = 1,
+      .in_port = 1, .dl_dst = MAC_B, .tci = 0,
+      .actions = "push:10,3", .accepted = true, .vlan = 10,
+      .trace = "NORMAL: forwarding to learned port 3 (p3)" },
+    { "trunk to access pops",
+      .macs = { { MAC_B, 10, 1 } }, .n_macs = 1,
+      .in_port = 3, .dl_dst = MAC_B, .tci = PCP(2) | VLAN_CFI | 10,
+      .actions = "pop,1", .accepted = true, .vlan = 10 },
+    { "trunk to trunk keeps the tag",
+      .macs = { { MAC_B, 20, 4 } }, .n_macs = 1,
+      .in_port = 3, .dl_dst = MAC_B, .tci = VLAN_CFI | 20,
+      .actions = "4", .accepted = true, .vlan = 20 },
+    { "access to native-untagged, native vlan: untagged",
+      .macs = { { MAC_B, 10, 5 } }, .n_macs = 1,
+      .in_port = 1, .dl_dst = MAC_B, .tci = 0,
+      .actions = "5", .accepted = true, .vlan = 10 },
+    { "access to native-tagged, native vlan: tagged",
+      .macs = { { MAC_B, 20, 6 } }, .n_macs = 1,
+      .in_port = 2, .dl_dst = MAC_B, .tci = 0,
+      .actions = "push:20,6", .accepted = true, .vlan = 20 },
+    { "priority-tagged access to trunk: VID set, priority kept",
+      .macs = { { MAC_B, 10, 4 } }, .n_macs = 1,
+      .in_port = 1, .dl_dst = MAC_B, .tci = PCP(6) | VLAN_CFI,
+      .actions = "set_vid:10,4", .accepted = true, .vlan = 10 },
+    { "MAC known in another vlan is unknown in this one",
+      .macs = { { MAC_B, 20, 2 } }, .n_macs = 1,
+      .in_port = 1, .dl_dst = MAC_B, .tci = 0,
+      .actions = "5,push:10,3,4,6", .accepted = true, .vlan = 10 },
+    { "learned port that does not carry the vlan is dropped",
+      .macs = { { MAC_B, 10, 2 } }, .n_macs = 1,
+      .in_port = 1, .dl_dst = MAC_B, .tci = 0,
+      .actions = "", .accepted = true, .vlan = 10,
+      .trace = "NORMAL: learned port 2 (p2) does not carry vlan 10, "
+               "dropping" },
+};
+
+static void
+add_vlan_ports(struct ofproto *ofproto)
+{
+    for (size_t i = 0; i < ARRAY_SIZE(vlan_ports); i++) {
+        const struct vlan_port *vp = &vlan_ports[i];
+        struct ofproto_port_settings s;
+        char name[16];
+
+        snprintf(name, sizeof name, "p%"PRIu16, vp->port_no);
+        CHECK_INT(ofproto_port_settings_init(&s, vp->mode, vp->tag,
+                                             vp->trunks, vp->n_trunks), 0);
+        CHECK_INT(ofproto_port_add(ofproto, vp->port_no, name, &s), 0);
+    }
+}
+
+static void
+run_vlan_case(const struct vlan_case *c)
+{
+    struct ofproto *ofproto = ofproto_create("br0", 0);
+    struct mac_learning *ml = ofproto_mac_learning(ofproto);
+    struct flow flow, want_mask;
+    struct xlate_out out;
+    int error;
+
+    add_vlan_ports(ofproto);
+    for (size_t i = 0; i < c->n_macs; i++) {
+        mac_learning_learn(ml, c->macs[i].mac, c->macs[i].vlan,
+                           c->macs[i].port, 0);
+    }
+
+    flow = make_flow(c->in_port, mac_a, c->dl_dst, c->tci);
+    error = upcall_xlate_trace(ofproto, &flow, true, 1000, &out);
+    CHECK(!error, "%s: error %d", c->name, error);
+    check_actions(c->name, &out, c->actions);
+    if (c->accepted) {
+        want_mask = expected_mask(MASK_NORMAL);
+    } else {
+        want_mask = expected_mask(MASK_IN_PORT);
+        want_mask.vlans_tci[0] = htons(VLAN_VID_MASK | VLAN_CFI);
+    }
+    check_mask(c->name, &out.mask, &want_mask);
+    if (c->trace) {
+        CHECK(strstr(out.trace, c->trace) != NULL,
+              "%s: trace lacks \"%s\": %s", c->name, c->trace, out.trace);
+    }
+
+    /* MAC_A is learned on its VLAN and on no other. */
+    for (uint16_t vlan = 0; vlan <= 30; vlan += 10) {
+        int want = c->accepted && vlan == c->vlan ? c->in_port : -1;
+        int got = mac_learning_lookup(ml, mac_a, vlan, 1000);
+
+        CHECK(got == want, "%s: source on port %d in vlan %"PRIu16", "
+              "expected %d", c->name, got, vlan, want);
+    }
+
+    /* The untraced translation, now that the source is known, decides
+     * the same. */
+    error = upcall_xlate(ofproto, &flow, false, 1000, &out);
+    CHECK(!error, "%s: error %d", c->name, error);
+    check_actions(c->name, &out, c->actions);
+    check_mask(c->name, &out.mask, &want_mask);
+    ofproto_destroy(ofproto);
+}
+
+static void
+test_vlan_table(void)
+{
+    for (size_t i = 0; i < ARRAY_SIZE(vlan_cases); i++) {
+        run_vlan_case(&vlan_cases[i]);
+    }
+}
+
+/* ofproto_port_settings_init(): the modes, their defaults, what each
+ * carries, and the inconsistent combinations. */
+struct settings_case {
+    const char *mode;           /* NULL: default. */
+    int tag;
+    int trunks[3];
+    size_t n_trunks;
+
+    int error;
+    enum ofproto_vlan_mode want_mode;
+    /* VLANs 0, 1, 10, 20, 4094, 4095 carried or not. */
+    bool carries[6];
+};
+
+static const uint16_t settings_vlans[6] = { 0, 1, 10, 20, 4094, 4095 };
+
+static const struct settings_case settings_cases[] = {
+    { NULL, 0, { 0 }, 0, 0, OFPROTO_VLAN_TRUNK,
+      { true, true, true, true, true, true } },
+    { NULL, 10, { 0 }, 0, 0, OFPROTO_VLAN_ACCESS,
+      { false, false, true, false, false, false } },
+    { NULL, 0, { 10, 4094 }, 2, 0, OFPROTO_VLAN_TRUNK,
+      { false, false, true, false, true, false } },
+    { "trunk", 0, { 1 }, 1, 0, OFPROTO_VLAN_TRUNK,
+      { false, true, false, false, false, false } },
+    { "access", 4094, { 0 }, 0, 0, OFPROTO_VLAN_ACCESS,
+      { false, false, false, false, true, false } },
+    { "native-tagged", 10, { 0 }, 0, 0, OFPROTO_VLAN_NATIVE_TAGGED,
+      { false, true, true, true, true, true } },
+    { "native-untagged", 10, { 20 }, 1, 0, OFPROTO_VLAN_NATIVE_UNTAGGED,
+      { false, false, true, true, false, false } },
+    { "native-untagged", 10, { 10 }, 1, 0, OFPROTO_VLAN_NATIVE_UNTAGGED,
+      { false, false, true, false, false, false } },
+
+    /* Errors. */
+    { "access", 0, { 0 }, 0, EINVAL, OFPROTO_VLAN_TRUNK, { false } },
+    { "access", 10, { 20 }, 1, EINVAL, OFPROTO_VLAN_TRUNK, { false } },
+    { NULL, 10, { 20 }, 1, EINVAL, OFPROTO_VLAN_TRUNK, { false } },
+    { "trunk", 10, { 0 }, 0, EINVAL, OFPROTO_VLAN_TRUNK, { false } },
+    { "native-tagged", 0, { 10 }, 1, EINVAL, OFPROTO_VLAN_TRUNK, { false } },
+    { "native-untagged", 0, { 0 }, 0, EINVAL, OFPROTO_VLAN_TRUNK,
+      { false } },
+    { "trunk", 0, { 0, 10 }, 2, EINVAL, OFPROTO_VLAN_TRUNK, { false } },
+    { "trunk", 0, { 4095 }, 1, EINVAL, OFPROTO_VLAN_TRUNK, { false } },
+    { "access", 4095, { 0 }, 0, EINVAL, OFPROTO_VLAN_TRUNK, { false } },
+    { "access", -1, { 0 }, 0, EINVAL, OFPROTO_VLAN_TRUNK, { false } },
+    { "hybrid", 10, { 0 }, 0, EINVAL, OFPROTO_VLAN_TRUNK, { false } },
+    { "Access", 10, { 0 }, 0, EINVAL, OFPROTO_VLAN_TRUNK, { false } },
+};
+
+static void
+test_vlan_settings(void)
+{
+    for (size_t i = 0; i < ARRAY_SIZE(settings_cases); i++) {
+        const struct settings_case *c = &settings_cases[i];
+        struct ofproto_port_settings s;
+        int error;
+
+        check_set_context("case %zu (%s, tag %d)", i,
+                          c->mode ? c->mode : "default", c->tag);
+        error = ofproto_port_settings_init(&s, c->mode, c->tag, c->trunks,
+                                           c->n_trunks);
+        CHECK_INT(error, c->error);
+        CHECK_INT(s.vlan_mode, c->want_mode);
+        for (size_t j = 0; j < ARRAY_SIZE(settings_vlans); j++) {
+            CHECK(ofproto_port_settings_carries(&s, settings_vlans[j])
+                  == c->carries[j], "%s: vlan %"PRIu16" carried is %d",
+                  check_context(), settings_vlans[j], !c->carries[j]);
+        }
+        if (!c->error) {
+            CHECK_STR(ofproto_vlan_mode_to_string(s.vlan_mode),
+                      c->mode ? c->mode
+                      : c->tag ? "access" : "trunk");
+        }
+    }
+    check_set_context("%s", "");
+}
+
+/* ofproto_port_add() and ofproto_port_set() with settings: errors, the
+ * port that carries nothing, and revalidation and MAC flushing when a
+ * port's VLANs change. */
+static void
+test_vlan_port_set(void)
+{
+    struct ofproto *ofproto = ofproto_create("br0", 0);
+    struct mac_learning *ml = ofproto_mac_learning(ofproto);
+    static const struct ofproto_port_settings no_vlans;
+    struct ofproto_port_settings s, bad, got;
+    struct cached_flow_vlan {
+        struct flow masked, mask;
+        struct dp_action actions[UPCALL_MAX_ACTIONS];
+        uint32_t n_actions;
+    } cf;
+    struct xlate_out out;
+    struct flow flow;
+    uint64_t gen;
+
+    add_vlan_ports(ofproto);
+
+    /* Inconsistent settings are refused. */
+    memset(&bad, 0, sizeof bad);
+    bad.vlan_mode = OFPROTO_VLAN_ACCESS;
+    CHECK_INT(ofproto_port_add(ofproto, 7, "p7", &bad), EINVAL);
+    CHECK_INT(ofproto_port_set(ofproto, 1, &bad), EINVAL);
+    bad.tag = 5000;
+    CHECK_INT(ofproto_port_set(ofproto, 1, &bad), EINVAL);
+    CHECK_INT(ofproto_port_set(ofproto, 9, &no_vlans), ENOENT);
+    CHECK(!ofproto_port_get(ofproto, 9, &got), "port 9 has settings");
+    CHECK(ofproto_port_get(ofproto, 1, &got), "port 1 has no settings");
+    CHECK_INT(got.vlan_mode, OFPROTO_VLAN_ACCESS);
+    CHECK_INT(got.tag, 10);
+
+    /* A port that carries no VLAN accepts nothing and gets nothing. */
+    CHECK_INT(ofproto_port_add(ofproto, 7, "p7", &no_vlans), 0);
+    flow = make_flow(7, mac_a, mac_bcast, 0);
+    upcall_xlate(ofproto, &flow, true, 0, &out);
+    check_actions("isolated port, untagged", &out, "");
+    flow = make_flow(7, mac_a, mac_bcast, VLAN_CFI | 10);
+    upcall_xlate(ofproto, &flow, true, 0, &out);
+    check_actions("isolated port, tagged", &out, "");
+    flow = make_flow(4, mac_c, mac_bcast, 0);
+    upcall_xlate(ofproto, &flow, false, 0, &out);
+    check_actions("vlan 0 flood skips the isolated port", &out, "");
+
+    /* B on p2 (vlan 20); A on p1 (vlan 10) floods vlan 10. */
+    flow = make_flow(2, mac_b, mac_bcast, 0);
+    upcall_xlate(ofproto, &flow, true, 0, &out);
+    CHECK_INT(mac_learning_lookup(ml, mac_b, 20, 0), 2);
+    flow = make_flow(1, mac_a, mac_b, 0);
+    upcall_xlate(ofproto, &flow, true, 0, &out);
+    check_actions("A to B across vlans floods vlan 10", &out,
+                  "5,push:10,3,4,6");
+    cf.masked = flow_and_mask(&flow, &out.mask);
+    cf.mask = out.mask;
+    memcpy(cf.actions, out.actions, out.n_actions * sizeof *out.actions);
+    cf.n_actions = out.n_actions;
+    CHECK(upcall_revalidate(ofproto, &cf.masked, &cf.mask, cf.actions,
+                            cf.n_actions, 0), "flow invalid before change");
+
+    /* Setting the same settings again changes nothing. */
+    gen = ofproto_generation(ofproto);
+    CHECK(ofproto_port_get(ofproto, 1, &s), "port 1 is gone");
+    CHECK_INT(ofproto_port_set(ofproto, 1, &s), 0);
+    CHECK(ofproto_generation(ofproto) == gen, "same settings changed the "
+          "generation");
+    CHECK_INT(mac_learning_lookup(ml, mac_a, 10, 0), 1);
+
+    /* p1 moves to vlan 20: the cached flow is stale, A is forgotten and
+     * A now reaches B directly. */
+    CHECK_INT(ofproto_port_settings_init(&s, "access", 20, NULL, 0), 0);
+    CHECK_INT(ofproto_port_set(ofproto, 1, &s), 0);
+    CHECK(ofproto_generation(ofproto) != gen, "generation unchanged");
+    CHECK_INT(mac_learning_lookup(ml, mac_a, 10, 0), -1);
+    CHECK_INT(mac_learning_lookup(ml, mac_b, 20, 0), 2);
+    CHECK(!upcall_revalidate(ofproto, &cf.masked, &cf.mask, cf.actions,
+                             cf.n_actions, 0), "flow still valid");
+    upcall_xlate(ofproto, &flow, true, 0, &out);
+    check_actions("A to B in the same vlan", &out, "2");
+    CHECK_INT(mac_learning_lookup(ml, mac_a, 20, 0), 1);
+    ofproto_destroy(ofproto);
 }
 
 /* A talks to B: the first packet floods and teaches A; the reply goes
@@ -556,7 +1018,7 @@ test_revalidate(void)
     CHECK_INT(out.n_actions, 0);
     cache_flow(&stray, &flow, &out);
     CHECK(revalidate(ofproto, &stray, 0), "stray drop fails revalidation");
-    CHECK_INT(ofproto_port_add(ofproto, 4, "p4"), 0);
+    CHECK_INT(ofproto_port_add(ofproto, 4, "p4", NULL), 0);
     mac_learning_learn(ofproto_mac_learning(ofproto), mac_zero, 0, 4, 0);
     CHECK_INT(upcall_xlate(ofproto, &stray.masked, false, 0, &out), 0);
     CHECK_INT(out.n_actions, 0);
@@ -583,10 +1045,10 @@ test_ports(void)
     CHECK_INT(stats.aging_sec, 30);
 
     gen = ofproto_generation(ofproto);
-    CHECK_INT(ofproto_port_add(ofproto, 1, "p1"), 0);
+    CHECK_INT(ofproto_port_add(ofproto, 1, "p1", NULL), 0);
     CHECK(ofproto_generation(ofproto) != gen, "port add kept generation");
-    CHECK_INT(ofproto_port_add(ofproto, 2, "p2"), 0);
-    CHECK_INT(ofproto_port_add(ofproto, 3, "p3"), 0);
+    CHECK_INT(ofproto_port_add(ofproto, 2, "p2", NULL), 0);
+    CHECK_INT(ofproto_port_add(ofproto, 3, "p3", NULL), 0);
     CHECK_INT(ofproto_n_ports(ofproto), 3);
     CHECK(ofproto_has_port(ofproto, 2), "port 2 missing");
     CHECK(!ofproto_has_port(ofproto, 4), "port 4 present");
@@ -597,18 +1059,18 @@ test_ports(void)
 
     /* Errors change nothing, not even the generation. */
     gen = ofproto_generation(ofproto);
-    CHECK_INT(ofproto_port_add(ofproto, 2, "again"), EEXIST);
-    CHECK_INT(ofproto_port_add(ofproto, 5, ""), EINVAL);
+    CHECK_INT(ofproto_port_add(ofproto, 2, "again", NULL), EEXIST);
+    CHECK_INT(ofproto_port_add(ofproto, 5, "", NULL), EINVAL);
     memset(long_name, 'x', sizeof long_name - 1);
     long_name[sizeof long_name - 1] = '\0';
-    CHECK_INT(ofproto_port_add(ofproto, 5, long_name), EINVAL);
+    CHECK_INT(ofproto_port_add(ofproto, 5, long_name, NULL), EINVAL);
     CHECK_INT(ofproto_port_del(ofproto, 9), ENOENT);
     CHECK_INT(ofproto_generation(ofproto), gen);
     CHECK_INT(ofproto_n_ports(ofproto), 3);
 
     /* The longest name that fits. */
     long_name[sizeof long_name - 2] = '\0';
-    CHECK_INT(ofproto_port_add(ofproto, 5, long_name), 0);
+    CHECK_INT(ofproto_port_add(ofproto, 5, long_name, NULL), 0);
     CHECK(ofproto_port_name(ofproto, 5, name) && !strcmp(name, long_name),
           "port 5 name is \"%s\"", name);
     CHECK_INT(ofproto_port_del(ofproto, 5), 0);
@@ -637,7 +1099,7 @@ test_ports(void)
 
     /* A port added back floods again. */
     gen = ofproto_generation(ofproto);
-    CHECK_INT(ofproto_port_add(ofproto, 2, "p2"), 0);
+    CHECK_INT(ofproto_port_add(ofproto, 2, "p2", NULL), 0);
     CHECK(ofproto_generation(ofproto) != gen, "re-add kept generation");
     flow = make_flow(1, mac_c, mac_bcast, 0);
     upcall_xlate(ofproto, &flow, true, 0, &out);
@@ -659,10 +1121,10 @@ test_max_ports(void)
         char name[16];
 
         snprintf(name, sizeof name, "p%u", i * 7);
-        n_bad += ofproto_port_add(ofproto, i * 7, name) != 0;
+        n_bad += ofproto_port_add(ofproto, i * 7, name, NULL) != 0;
     }
     CHECK_INT(n_bad, 0);
-    CHECK_INT(ofproto_port_add(ofproto, 60000, "one-too-many"), ENOSPC);
+    CHECK_INT(ofproto_port_add(ofproto, 60000, "one-too-many", NULL), ENOSPC);
     CHECK_INT(ofproto_n_ports(ofproto), OFPROTO_MAX_PORTS);
 
     flow = make_flow(7, mac_a, mac_bcast, 0);
@@ -824,7 +1286,7 @@ test_stress(void)
         char name[16];
 
         snprintf(name, sizeof name, "p%"PRIu16, p);
-        ofproto_port_add(ofproto, p, name);
+        ofproto_port_add(ofproto, p, name, NULL);
     }
     for (int i = 0; i < N_THREADS; i++) {
         args[i] = (struct stress_arg) { .ofproto = ofproto, .id = i + 1 };
@@ -835,7 +1297,7 @@ test_stress(void)
     for (round = 0; running; round++) {
         size_t n;
 
-        CHECK_INT(ofproto_port_add(ofproto, STRESS_PORT, "flappy"), 0);
+        CHECK_INT(ofproto_port_add(ofproto, STRESS_PORT, "flappy", NULL), 0);
         CHECK_INT(ofproto_port_del(ofproto, STRESS_PORT), 0);
         n = mac_learning_dump(ofproto_mac_learning(ofproto), 0, &rows);
         for (size_t i = 0; i < n; i++) {
@@ -866,6 +1328,9 @@ main(void)
 {
     static const struct check_test tests[] = {
         { "xlate_table", test_xlate_table },
+        { "vlan_table", test_vlan_table },
+        { "vlan_settings", test_vlan_settings },
+        { "vlan_port_set", test_vlan_port_set },
         { "learn_then_reply", test_learn_then_reply },
         { "revalidate", test_revalidate },
         { "ports", test_ports },

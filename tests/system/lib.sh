@@ -618,6 +618,12 @@ ps_start_iperf3_server()
 # other_config use-tpacket-v3=TPACKET (true or false) and pmd-cpu-mask
 # $PS_PMD_MASK.  Each +KEY=VALUE adds an other_config entry; VALUE is taken
 # as JSON if it parses, else as a string.
+#
+# VLAN settings follow IFNAME (and "@N") as comma-separated options:
+# ",tag=VID", ",trunks=VID:VID:..." (",trunks=" for an empty list) and
+# ",vlan_mode=MODE", for example "p1=veth-a,tag=10" (access port of VLAN
+# 10), "p2=veth-b,trunks=10:20" or
+# "p3=veth-c@2,vlan_mode=native-untagged,tag=10,trunks=20".
 ps_write_config()
 {
     local file=$1
@@ -642,6 +648,18 @@ for arg in sys.argv[4:]:
             other[key[1:]] = value
     else:
         port = {"name": key}
+        value, *vlan_opts = value.split(",")
+        for opt in vlan_opts:
+            okey, osep, oval = opt.partition("=")
+            if okey == "tag" and osep:
+                port["tag"] = int(oval)
+            elif okey == "trunks" and osep:
+                port["trunks"] = [int(v) for v in oval.split(":") if v]
+            elif okey == "vlan_mode" and osep:
+                port["vlan_mode"] = oval
+            else:
+                sys.exit("ps_write_config: unknown port option %r in %r"
+                         % (opt, arg))
         value, _, n_rxq = value.partition("@")
         if value.startswith("tap:"):
             port.update(type="tap", create=True)
