@@ -34,6 +34,9 @@ lib_libpmdswitch_a_SOURCES = \
 	lib/netlink-link.c lib/netlink-link.h \
 	lib/odp-execute.c lib/odp-execute.h \
 	lib/odp-format.c lib/odp-format.h \
+	lib/ofpact.c lib/ofpact.h \
+	lib/ofproto-commands.c \
+	lib/ofproto-rules.c lib/ofproto-rules.h \
 	lib/ofproto-trace.c lib/ofproto-trace.h \
 	lib/pcap-file.c lib/pcap-file.h \
 	lib/packets.h \

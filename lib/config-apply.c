@@ -12,6 +12,7 @@
 #include <jansson.h>
 
 #include "config.h"
+#include "config-check.h"
 #include "config-diff.h"
 #include "dp.h"
 #include "unixctl.h"
@@ -50,6 +51,7 @@ config_apply(struct dp *dp, const struct pmd_config *old,
     const struct config_bridge *new_br = &new->bridges[0];
     struct config_diff diff;
     struct dp_port **opened;
+    char *rule_error;
     char *error;
 
     *summaryp = NULL;
@@ -89,6 +91,13 @@ config_apply(struct dp *dp, const struct pmd_config *old,
             dp_port_attach(dp, opened[i]);
         }
         *summaryp = config_diff_format(&diff, old, new);
+
+        /* Checked by dp_check_config(); the ports it names exist now. */
+        rule_error = dp_set_rules(dp, new_br);
+        if (rule_error) {
+            VLOG_ERR("rules not installed: %s", rule_error);
+            free(rule_error);
+        }
     }
     free(opened);
     config_diff_uninit(&diff);
@@ -104,6 +113,10 @@ config_reload(struct config_reload *r, char **summaryp)
     *summaryp = NULL;
     cfg = config_parse_file(r->path, &error);
     if (cfg) {
+        /* Here first, for messages that name the file. */
+        error = config_check_rules(cfg, r->path);
+    }
+    if (cfg && !error) {
         error = config_apply(r->dp, r->running, cfg, summaryp);
     }
     if (error) {

@@ -13,6 +13,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "config.h"
+#include "ofproto-rules.h"
 #include "util.h"
 
 #define IFNAME_MAX_LEN 15       /* IFNAMSIZ - 1. */
@@ -235,4 +237,48 @@ config_check_cookie(const json_t *v, const char *label, uint64_t *out)
     }
     return config_check_must_be(label, "a non-negative integer or a "
                                 "hexadecimal string such as \"0x1f\"", v);
+}
+
+/* Resolves port 'name' of bridge 'br_' to its index in the bridge, which
+ * stands in for the port number the datapath will give it. */
+static bool
+config_check_rule_port(const char *name, uint16_t *port_no, void *br_)
+{
+    const struct config_bridge *br = br_;
+
+    for (size_t i = 0; i < br->n_ports; i++) {
+        if (!strcmp(br->ports[i].name, name)) {
+            *port_no = i;
+            return true;
+        }
+    }
+    return false;
+}
+
+char *
+config_check_rules(const struct pmd_config *cfg, const char *file)
+{
+    for (size_t b = 0; b < cfg->n_bridges; b++) {
+        const struct config_bridge *br = &cfg->bridges[b];
+
+        for (size_t i = 0; i < br->n_rules; i++) {
+            const struct config_rule *r = &br->rules[i];
+            struct ofproto_rule *rule;
+            char *error;
+
+            error = ofproto_rule_create(r->priority, r->cookie, r->match,
+                                        r->actions, config_check_rule_port,
+                                        (void *) br, &rule);
+            ofproto_rule_destroy(rule);
+            if (error) {
+                char *msg = xasprintf("%s:%d:%d: rule %s",
+                                      file ? file : "config", r->line,
+                                      r->column, error);
+
+                free(error);
+                return msg;
+            }
+        }
+    }
+    return NULL;
 }

@@ -24,6 +24,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct pmd_config;
+
 char *config_check_int(const json_t *v, const char *label, long long min,
                        long long max, long long *out);
 char *config_check_bool(const json_t *v, const char *label, bool *out);
@@ -48,6 +50,13 @@ char *config_check_name(const json_t *v, const char *label, size_t max_len,
  * to 16 digits. */
 char *config_check_cookie(const json_t *v, const char *label,
                           uint64_t *out);
+
+/* Checks the match and actions text of every rule of every bridge of
+ * 'cfg', port names against the bridge's ports.  Returns NULL, or
+ * "FILE:LINE:COLUMN: rule match: ..." (or "rule actions: ...") for the
+ * first bad rule, for the caller to free; FILE is 'file', or "config" if
+ * it is NULL. */
+char *config_check_rules(const struct pmd_config *cfg, const char *file);
 
 /* True if 's' is a valid Linux interface name (see dev_valid_name() in the
  * kernel). */

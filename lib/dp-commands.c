@@ -812,4 +812,5 @@ dp_register_commands(struct dp *dp)
                                  commands[i].min_args, commands[i].max_args,
                                  commands[i].cb, dp);
     }
+    ofproto_register_commands(dp);
 }

@@ -18,8 +18,10 @@
 #include <urcu-qsbr.h>
 
 #include "config.h"
+#include "config-check.h"
 #include "mac-learning.h"
 #include "netdev.h"
+#include "ofproto-rules.h"
 #include "pmd.h"
 #include "pmd-perf.h"
 #include "upcall.h"
@@ -81,6 +83,7 @@ char *
 dp_check_config(const struct pmd_config *cfg)
 {
     const struct config_bridge *br;
+    char *error;
 
     if (cfg->n_bridges != 1) {
         return xasprintf("exactly one bridge is supported, the config has "
@@ -90,11 +93,6 @@ dp_check_config(const struct pmd_config *cfg)
     if (br->n_ports > DP_MAX_PORTS) {
         return xasprintf("bridge %s: at most %d ports are supported",
                          br->name, DP_MAX_PORTS);
-    }
-    if (br->n_rules) {
-        return xasprintf("bridge %s: \"rules\" are not supported yet; "
-                         "remove them to run as a learning switch (NORMAL)",
-                         br->name);
     }
     for (size_t i = 0; i < br->n_ports; i++) {
         const struct config_port *p = &br->ports[i];
@@ -114,6 +112,52 @@ dp_check_config(const struct pmd_config *cfg)
                              p->tag, p->n_trunks);
         }
     }
+    /* The caller that knows the file name checks first, for a better
+     * message; this catches the others. */
+    error = config_check_rules(cfg, NULL);
+    return error;
+}
+
+/* Resolves port 'name' of 'dp_' for rule parsing. */
+static bool
+dp_rule_port_lookup(const char *name, uint16_t *port_no, void *dp_)
+{
+    const struct dp_port *port = dp_port_lookup(dp_, name);
+
+    if (!port) {
+        return false;
+    }
+    *port_no = port->port_no;
+    return true;
+}
+
+char *
+dp_set_rules(struct dp *dp, const struct config_bridge *br)
+{
+    struct ofproto_rule **rules = xcalloc(br->n_rules + 1, sizeof *rules);
+    long long now = time_msec();
+
+    for (size_t i = 0; i < br->n_rules; i++) {
+        const struct config_rule *r = &br->rules[i];
+        char *error = ofproto_rule_create(r->priority, r->cookie, r->match,
+                                          r->actions, dp_rule_port_lookup,
+                                          dp, &rules[i]);
+
+        if (error) {
+            char *msg = xasprintf("%d:%d: rule %s", r->line, r->column,
+                                  error);
+
+            free(error);
+            for (size_t j = 0; j < i; j++) {
+                ofproto_rule_destroy(rules[j]);
+            }
+            free(rules);
+            return msg;
+        }
+        rules[i]->created = now;
+    }
+    ofproto_set_rules(dp->ofproto, rules, br->n_rules);
+    free(rules);
     return NULL;
 }
 
@@ -600,6 +644,9 @@ dp_create(const struct pmd_config *cfg, char **errp)
             *errp = xasprintf("port %s: the port table is full",
                               br->ports[i].name);
         }
+    }
+    if (!*errp) {
+        *errp = dp_set_rules(dp, br);
     }
     if (*errp) {
         dp_destroy(dp);

@@ -24,6 +24,7 @@
 #include "pmd-perf.h"
 #include "upcall.h"
 
+struct config_bridge;
 struct config_port;
 struct ofproto;
 struct pmd;
@@ -169,6 +170,16 @@ void dp_link_run(struct dp *, long long now);
 /* Registers the appctl commands that show and change the datapath (see
  * dp-commands.c).  'dp' must outlive the unixctl server. */
 void dp_register_commands(struct dp *);
+
+/* Registers rule/add, rule/del and rule/dump for 'dp'
+ * (ofproto-commands.c).  Control thread. */
+void ofproto_register_commands(struct dp *);
+
+/* Installs the rules of bridge 'br' (already checked, see
+ * config_check_rules()) as the rule table of 'dp', resolving port names
+ * against 'dp''s ports, and waits until every PMD uses them.  Returns NULL,
+ * or an error message to free with nothing changed.  Control thread. */
+char *dp_set_rules(struct dp *, const struct config_bridge *br);
 
 /* Logs port and PMD counters as "stats:" lines and in Open vSwitch's
  * pmd-stats-show layout. */

@@ -64,6 +64,25 @@ dp_action_init(struct dp_action *a, enum dp_action_type type)
     a->type = type;
 }
 
+/* Counters of the rule that decided the actions of some flows.  A PMD
+ * credits a flow's counts to them when it deletes the flow (rare), so
+ * packets never touch shared cache lines.  Owned by the rule
+ * (ofproto-rules.h). */
+struct rule_stats {
+    uint64_t n_packets;
+    uint64_t n_bytes;
+};
+
+/* Adds the counts of a deleted flow to 'stats'.  Any thread. */
+static inline void
+rule_stats_credit(struct rule_stats *stats, uint64_t n_packets,
+                  uint64_t n_bytes)
+{
+    /* Pairs with the relaxed loads of rule/dump: counters only. */
+    __atomic_add_fetch(&stats->n_packets, n_packets, __ATOMIC_RELAXED);
+    __atomic_add_fetch(&stats->n_bytes, n_bytes, __ATOMIC_RELAXED);
+}
+
 /* An empty action list means drop. */
 struct dp_flow {
     struct dpcls_rule cr;       /* In the PMD's dpcls for 'in_port'. */
@@ -78,6 +97,11 @@ struct dp_flow {
     uint64_t n_bytes;
     long long used;             /* msec of last hit. */
     uint16_t tcp_flags;
+
+    /* The rule that decided the actions, credited when the flow is
+     * deleted; NULL when no rule did (NORMAL alone, or a table miss).
+     * Set by the owning PMD before the flow is inserted. */
+    struct rule_stats *rule_stats;
 
     struct rcu_head rcu;
     bool outputs_only;          /* Every action is DP_ACTION_OUTPUT, so

@@ -13,6 +13,8 @@
 
 #include <ctype.h>
 #include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <jansson.h>
@@ -114,6 +116,22 @@ ofproto_trace_parse_frame(struct dp *dp, const char *in_port_arg,
     return error;
 }
 
+/* Returns 'text' (freed) followed by 'format'. */
+static char * PRINTF_FORMAT(2, 3)
+ofproto_trace_append(char *text, const char *format, ...)
+{
+    va_list args;
+    char *line, *joined;
+
+    va_start(args, format);
+    line = xvasprintf(format, args);
+    va_end(args);
+    joined = xasprintf("%s%s", text, line);
+    free(text);
+    free(line);
+    return joined;
+}
+
 /* ofproto/trace BRIDGE FLOW | ofproto/trace BRIDGE in_port=PORT HEXFRAME */
 static void
 ofproto_trace_unixctl(struct unixctl_conn *conn, int argc,
@@ -121,6 +139,7 @@ ofproto_trace_unixctl(struct unixctl_conn *conn, int argc,
 {
     struct dp *dp = dp_;
     char flow_s[OFPROTO_TRACE_FLOW_SIZE], mega_s[OFPROTO_TRACE_FLOW_SIZE];
+    char final_s[OFPROTO_TRACE_FLOW_SIZE];
     struct xlate_out *out = xzalloc(sizeof *out);
     json_t *actions = NULL;
     char *actions_s;
@@ -162,27 +181,35 @@ ofproto_trace_unixctl(struct unixctl_conn *conn, int argc,
                                    NULL, NULL);
     actions = odp_actions_to_json(out->actions, out->n_actions, nw_proto);
 
-    text = xasprintf("Flow: %s\n\nbridge(\"%s\")\n%.*s\n 0. NORMAL\n",
+    text = xasprintf("Flow: %s\n\nbridge(\"%s\")\n%.*s\n",
                      flow_s, dp->name, (int) strlen(dp->name) + 10,
                      "----------------------------------------------"
                      "----------------------------------------------");
+    /* The first step is the rule that matched ("rules: ..."), or NORMAL
+     * alone when the bridge has no rules. */
+    if (strncmp(out->trace, "rules: ", 7)) {
+        text = ofproto_trace_append(text, " 0. NORMAL\n");
+    }
     for (char *line = strtok(out->trace, "\n"); line;
          line = strtok(NULL, "\n")) {
-        char *tmp;
-
-        if (!strncmp(line, "NORMAL: ", 8)) {
-            line += 8;
+        if (!strncmp(line, "rules: ", 7)) {
+            text = ofproto_trace_append(text, " 0. %s\n", line + 7);
+        } else {
+            text = ofproto_trace_append(
+                text, "     -> %s\n",
+                !strncmp(line, "NORMAL: ", 8) ? line + 8 : line);
         }
-        tmp = xasprintf("%s     -> %s\n", text, line);
-
-        free(text);
-        text = tmp;
         json_array_append_new(steps, json_string(line));
     }
+    if (memcmp(&flow, &out->final_flow, sizeof flow)) {
+        flow_format(&out->final_flow, NULL, final_s, sizeof final_s);
+    } else {
+        snprintf(final_s, sizeof final_s, "unchanged");
+    }
     {
-        char *tmp = xasprintf("%s\nFinal flow: unchanged\nMegaflow: %s\n"
-                              "Datapath actions: %s\n", text, mega_s,
-                              actions_s);
+        char *tmp = xasprintf("%s\nFinal flow: %s\nMegaflow: %s\n"
+                              "Datapath actions: %s\n", text, final_s,
+                              mega_s, actions_s);
 
         free(actions_s);
         free(text);
@@ -191,7 +218,7 @@ ofproto_trace_unixctl(struct unixctl_conn *conn, int argc,
     unixctl_command_reply_text_json(
         conn, text, json_pack("{s:s, s:s, s:o, s:s, s:s, s:o}",
                               "flow", flow_s, "bridge", dp->name,
-                              "steps", steps, "final_flow", "unchanged",
+                              "steps", steps, "final_flow", final_s,
                               "megaflow", mega_s,
                               "datapath_actions", actions));
     steps = actions = NULL;

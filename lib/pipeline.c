@@ -211,6 +211,7 @@ handle_miss(struct pmd *pmd, const struct netdev_flow_key *key,
     mask_from_wildcards(&mask, &xout.mask);
     flow = flow_table_add(&pmd->flows, key, &mask, in_port, xout.actions,
                           xout.n_actions, pmd->now_ms);
+    flow->rule_stats = xout.rule_stats;
     dpcls_insert(pmd_get_dpcls(pmd, in_port), &flow->cr, key, &mask);
     emc_probabilistic_insert(pmd->emc, key, flow, emc_inv_prob);
     if (smc_enable) {

@@ -169,6 +169,11 @@ static void
 pmd_remove_flow(struct pmd *pmd, struct dp_flow *flow)
 {
     dpcls_remove(pmd->cls[flow->in_port], &flow->cr);
+    if (flow->rule_stats) {
+        /* The rule outlives its flows: ofproto_set_rules() frees a rule
+         * only after every PMD revalidated, which deletes them. */
+        rule_stats_credit(flow->rule_stats, flow->n_packets, flow->n_bytes);
+    }
     flow_table_remove(&pmd->flows, flow);
 }
 
@@ -191,8 +196,9 @@ pmd_revalidate(struct pmd *pmd, uint64_t gen)
         }
         miniflow_expand(&flow->cr.flow.mf, &masked);
         miniflow_expand(&flow->mask.mf, &mask);
-        if (!upcall_revalidate(ofproto, &masked, &mask, flow->actions,
-                               flow->n_actions, pmd->now_ms)) {
+        if (!upcall_revalidate_rule(ofproto, &masked, &mask, flow->actions,
+                                    flow->n_actions, flow->rule_stats,
+                                    pmd->now_ms)) {
             pmd_remove_flow(pmd, flow);
             n_removed++;
         }
@@ -278,6 +284,7 @@ pmd_dump_flows(struct pmd *pmd, struct pmd_request *req)
         e->used = flow->used;
         e->created = flow->created;
         e->tcp_flags = flow->tcp_flags;
+        e->rule_stats = flow->rule_stats;
         e->n_actions = flow->n_actions;
         e->actions = xmemdup(flow->actions,
                              flow->n_actions * sizeof *flow->actions);

@@ -76,6 +76,8 @@ struct pmd_flow_entry {
     long long used;             /* msec of last hit, 0 if never. */
     long long created;          /* msec. */
     uint16_t tcp_flags;
+    const struct rule_stats *rule_stats; /* The rule that decided, or
+                                          * NULL (see struct dp_flow). */
     uint32_t n_actions;
     struct dp_action *actions;  /* Owned by the entry. */
 };

@@ -24,7 +24,9 @@
 #include <string.h>
 #include <urcu-qsbr.h>
 #include "coverage.h"
+#include "flow-format.h"
 #include "mac-learning.h"
+#include "ofproto-rules.h"
 #include "util.h"
 
 /* Why NORMAL decided to drop, and MAC moves, for coverage/show. */
@@ -35,6 +37,8 @@ COVERAGE_DEFINE(normal_drop_unknown_in_port);
 COVERAGE_DEFINE(normal_drop_vlan_not_allowed);
 COVERAGE_DEFINE(normal_drop_untagged_not_allowed);
 COVERAGE_DEFINE(normal_mac_moved);
+/* Packets the rule table dropped because no rule matched. */
+COVERAGE_DEFINE(rule_table_miss);
 
 struct ofproto_port {
     uint16_t port_no;
@@ -63,6 +67,13 @@ struct ofproto {
     /* Incremented (release) after each port set change is published; read
      * with acquire by ofproto_generation(). */
     uint64_t port_generation;
+
+    /* The rule table (never NULL), replaced by the control thread with a
+     * release store and read with acquire, like 'ports'; its rules belong
+     * to the ofproto.  'rule_generation' is incremented (release) after
+     * each replacement. */
+    struct rule_table *rules;
+    uint64_t rule_generation;
 };
 
 /* State of one translation. */
@@ -85,6 +96,7 @@ struct xlate_ctx {
     bool tracing;               /* Fill out->trace. */
     bool trace_full;            /* out->trace was cut. */
     int error;                  /* First error, 0 if none. */
+    bool normal_ran;            /* NORMAL ran (it learns sources). */
 };
 
 /* VLAN settings. */
@@ -332,6 +344,7 @@ ofproto_create(const char *name, unsigned int mac_aging_sec)
     ofproto->ml = mac_learning_create(mac_aging_sec, 0);
     pthread_mutex_init(&ofproto->ports_mutex, NULL);
     ofproto->ports = ofproto_ports_alloc(0);
+    ofproto->rules = rule_table_create(NULL, 0);
     return ofproto;
 }
 
@@ -341,6 +354,10 @@ ofproto_destroy(struct ofproto *ofproto)
     if (!ofproto) {
         return;
     }
+    for (size_t i = 0; i < ofproto->rules->n; i++) {
+        ofproto_rule_destroy(ofproto->rules->rules[i]);
+    }
+    free(ofproto->rules);
     free(ofproto->ports);
     pthread_mutex_destroy(&ofproto->ports_mutex);
     mac_learning_destroy(ofproto->ml);
@@ -508,10 +525,91 @@ ofproto_port_name(const struct ofproto *ofproto, uint16_t port_no,
 uint64_t
 ofproto_generation(const struct ofproto *ofproto)
 {
-    /* Both counters only grow, so their sum changes whenever either does.
-     * Pairs with the release increment in ofproto_ports_replace__(). */
+    /* The counters only grow, so their sum changes whenever one does.
+     * Pair with the release increments in ofproto_ports_replace__() and
+     * ofproto_set_rules(). */
     return (mac_learning_generation(ofproto->ml)
-            + __atomic_load_n(&ofproto->port_generation, __ATOMIC_ACQUIRE));
+            + __atomic_load_n(&ofproto->port_generation, __ATOMIC_ACQUIRE)
+            + __atomic_load_n(&ofproto->rule_generation, __ATOMIC_ACQUIRE));
+}
+
+const struct rule_table *
+ofproto_get_rules(const struct ofproto *ofproto)
+{
+    /* Pairs with the release store in ofproto_set_rules(). */
+    return __atomic_load_n(&ofproto->rules, __ATOMIC_ACQUIRE);
+}
+
+void
+ofproto_set_rules(struct ofproto *ofproto, struct ofproto_rule **rules,
+                  size_t n)
+{
+    struct rule_table *old = ofproto->rules;
+    struct rule_table *new;
+    bool changed;
+
+    /* Mark the current rules that stay, then swap each new rule for an
+     * equal current one that is not taken yet. */
+    for (size_t i = 0; i < old->n; i++) {
+        old->rules[i]->mark = false;
+    }
+    for (size_t i = 0; i < n; i++) {
+        for (size_t j = 0; j < old->n; j++) {
+            if (rules[i] == old->rules[j]) {
+                old->rules[j]->mark = true;
+            }
+        }
+    }
+    for (size_t i = 0; i < n; i++) {
+        for (size_t j = 0; j < old->n; j++) {
+            struct ofproto_rule *cur = old->rules[j];
+
+            if (rules[i] == cur) {
+                break;
+            }
+            if (!cur->mark && ofproto_rule_equal(rules[i], cur)) {
+                ofproto_rule_destroy(rules[i]);
+                rules[i] = cur;
+                cur->mark = true;
+                break;
+            }
+        }
+    }
+    new = rule_table_create(rules, n);
+    changed = new->n != old->n;
+    for (size_t i = 0; i < new->n && !changed; i++) {
+        changed = new->rules[i] != old->rules[i];
+    }
+    if (!changed) {
+        free(new);
+        return;
+    }
+
+    /* Pairs with the acquire load in ofproto_get_rules(). */
+    __atomic_store_n(&ofproto->rules, new, __ATOMIC_RELEASE);
+    /* Pairs with the acquire load in ofproto_generation(). */
+    __atomic_add_fetch(&ofproto->rule_generation, 1, __ATOMIC_RELEASE);
+
+    /* A PMD iteration polls (translating and forwarding with its flows),
+     * then checks ofproto_generation() and revalidates, then announces a
+     * quiescent state (pmd.c).  The first grace period ends only after
+     * every PMD has begun an iteration after the increment above; that
+     * iteration sees the new generation and the new table, so its
+     * revalidation deletes every flow the old table decided differently
+     * and every flow that credits a rule no longer in the table
+     * (upcall_revalidate_rule()).  The second grace period ends only
+     * after that iteration is over.  From then on no flow of the old
+     * table forwards a packet, no translation holds the old table and no
+     * flow points at a dropped rule, so both can be freed. */
+    synchronize_rcu();
+    synchronize_rcu();
+
+    for (size_t i = 0; i < old->n; i++) {
+        if (!old->rules[i]->mark) {
+            ofproto_rule_destroy(old->rules[i]);
+        }
+    }
+    free(old);
 }
 
 void
@@ -934,11 +1032,165 @@ xlate_normal(struct xlate_ctx *ctx)
     }
 }
 
+/* The rule table. */
+
+/* Carries out the OUTPUT action of a rule: never to the input port, as in
+ * OVS, nor to a port no longer in the bridge. */
+static void
+xlate_rule_output(struct xlate_ctx *ctx, uint16_t port_no)
+{
+    char port_s[XLATE_PORT_STRING_SIZE];
+
+    if (port_no == xlate_read_in_port(ctx)) {
+        xlate_report(ctx, "rule: skipping output to the input port %s",
+                     xlate_port_string(ctx, port_no, port_s));
+    } else if (!ofproto_ports_find(ctx->ports, port_no)) {
+        xlate_report(ctx, "rule: skipping output to port %"PRIu16", not a "
+                     "port of the bridge", port_no);
+    } else {
+        xlate_output(ctx, port_no);
+    }
+}
+
+/* Sets the outer tag's bits 'mask' to 'tci', pushing an 802.1Q tag first
+ * if the packet is untagged (mod_vlan_vid, mod_vlan_pcp). */
+static void
+xlate_rule_mod_vlan(struct xlate_ctx *ctx, ovs_be16 tci, ovs_be16 mask)
+{
+    if (!xlate_vlan_current(ctx)) {
+        xlate_vlan_push(ctx, htons(ETH_TYPE_VLAN_8021Q),
+                        htons(VLAN_CFI) | (tci & mask));
+    } else {
+        xlate_vlan_set_tci(ctx, tci, mask);
+    }
+}
+
+/* Emits a set action of 'type' whose argument 'a' was already filled,
+ * keeping 'ctx->flow' in step. */
+static void
+xlate_rule_set(struct xlate_ctx *ctx, const struct ofpact *oa)
+{
+    struct dp_action a;
+
+    switch ((enum ofpact_type) oa->type) {
+    case OFPACT_SET_ETH_SRC:
+        dp_action_init(&a, DP_ACTION_SET_ETH_SRC);
+        a.mac = oa->mac;
+        ctx->flow.dl_src = oa->mac;
+        break;
+    case OFPACT_SET_ETH_DST:
+        dp_action_init(&a, DP_ACTION_SET_ETH_DST);
+        a.mac = oa->mac;
+        ctx->flow.dl_dst = oa->mac;
+        break;
+    case OFPACT_SET_IPV4_SRC:
+        dp_action_init(&a, DP_ACTION_SET_IPV4_SRC);
+        a.ipv4 = oa->ipv4;
+        ctx->flow.nw_src = oa->ipv4;
+        break;
+    case OFPACT_SET_IPV4_DST:
+        dp_action_init(&a, DP_ACTION_SET_IPV4_DST);
+        a.ipv4 = oa->ipv4;
+        ctx->flow.nw_dst = oa->ipv4;
+        break;
+    case OFPACT_SET_TP_SRC:
+        dp_action_init(&a, DP_ACTION_SET_TP_SRC);
+        a.tp_port = oa->tp_port;
+        ctx->flow.tp_src = oa->tp_port;
+        break;
+    case OFPACT_SET_TP_DST:
+        dp_action_init(&a, DP_ACTION_SET_TP_DST);
+        a.tp_port = oa->tp_port;
+        ctx->flow.tp_dst = oa->tp_port;
+        break;
+    default:
+        return;
+    }
+    xlate_emit(ctx, &a);
+}
+
+/* Looks the packet up in the rule table and carries out the actions of
+ * the rule that matches; drops if none does.  A bridge without rules is a
+ * plain NORMAL switch. */
+static void
+xlate_rules(struct xlate_ctx *ctx)
+{
+    const struct rule_table *table = ofproto_get_rules(ctx->ofproto);
+    struct ofproto_rule *rule;
+
+    if (!table->n) {
+        ctx->normal_ran = true;
+        xlate_normal(ctx);
+        return;
+    }
+    rule = rule_table_lookup(table, &ctx->flow, &ctx->out->mask);
+    if (!rule) {
+        COVERAGE_INC(rule_table_miss);
+        xlate_report(ctx, "rules: no rule matches, dropping");
+        return;
+    }
+    ctx->out->rule_stats = &rule->stats;
+    if (ctx->tracing) {
+        char buf[FLOW_FORMAT_BUFSIZE + 256];
+
+        xlate_report(ctx, "rules: %s, cookie=0x%"PRIx64,
+                     ofproto_rule_format(rule, NULL, NULL, buf, sizeof buf),
+                     rule->cookie);
+    }
+    for (size_t i = 0; i < rule->n_ofpacts && !ctx->error; i++) {
+        const struct ofpact *a = &rule->ofpacts[i];
+
+        switch ((enum ofpact_type) a->type) {
+        case OFPACT_OUTPUT:
+            xlate_rule_output(ctx, a->port);
+            break;
+        case OFPACT_NORMAL:
+            ctx->normal_ran = true;
+            xlate_normal(ctx);
+            break;
+        case OFPACT_FLOOD: {
+            uint16_t in_port = xlate_read_in_port(ctx);
+
+            for (size_t p = 0; p < ctx->ports->n; p++) {
+                if (ctx->ports->ports[p].port_no != in_port) {
+                    xlate_output(ctx, ctx->ports->ports[p].port_no);
+                }
+            }
+            break;
+        }
+        case OFPACT_PUSH_VLAN:
+            xlate_vlan_push(ctx, a->tpid, htons(VLAN_CFI));
+            break;
+        case OFPACT_POP_VLAN:
+            xlate_vlan_pop(ctx);
+            break;
+        case OFPACT_SET_VLAN_VID:
+            xlate_rule_mod_vlan(ctx, htons(a->vid), htons(VLAN_VID_MASK));
+            break;
+        case OFPACT_SET_VLAN_PCP:
+            xlate_rule_mod_vlan(ctx, htons(a->pcp << VLAN_PCP_SHIFT),
+                                htons(VLAN_PCP_MASK));
+            break;
+        case OFPACT_SET_ETH_SRC:
+        case OFPACT_SET_ETH_DST:
+        case OFPACT_SET_IPV4_SRC:
+        case OFPACT_SET_IPV4_DST:
+        case OFPACT_SET_TP_SRC:
+        case OFPACT_SET_TP_DST:
+            xlate_rule_set(ctx, a);
+            break;
+        }
+    }
+}
+
 /* Translation entry points. */
 
+/* Translates 'flow' into 'out'.  Stores in '*normal_ranp' (if nonnull)
+ * whether NORMAL ran. */
 static int
 xlate__(struct ofproto *ofproto, const struct flow *flow, bool learn,
-        bool tracing, long long now, struct xlate_out *out)
+        bool tracing, long long now, struct xlate_out *out,
+        bool *normal_ranp)
 {
     struct xlate_ctx ctx = {
         .ofproto = ofproto,
@@ -952,14 +1204,20 @@ xlate__(struct ofproto *ofproto, const struct flow *flow, bool learn,
 
     out->n_actions = 0;
     memset(&out->mask, 0, sizeof out->mask);
+    out->rule_stats = NULL;
     out->trace_len = 0;
     out->trace[0] = '\0';
 
-    /* The rule table will run here, before NORMAL. */
-    xlate_normal(&ctx);
+    xlate_rules(&ctx);
 
+    if (tracing) {
+        out->final_flow = ctx.flow;
+    }
     if (ctx.error) {
         out->n_actions = 0;
+    }
+    if (normal_ranp) {
+        *normal_ranp = ctx.normal_ran;
     }
     return ctx.error;
 }
@@ -968,14 +1226,14 @@ int
 upcall_xlate(struct ofproto *ofproto, const struct flow *flow, bool learn,
              long long now, struct xlate_out *out)
 {
-    return xlate__(ofproto, flow, learn, false, now, out);
+    return xlate__(ofproto, flow, learn, false, now, out, NULL);
 }
 
 int
 upcall_xlate_trace(struct ofproto *ofproto, const struct flow *flow,
                    bool learn, long long now, struct xlate_out *out)
 {
-    return xlate__(ofproto, flow, learn, true, now, out);
+    return xlate__(ofproto, flow, learn, true, now, out, NULL);
 }
 
 /* True if 'a' has no 1-bit outside 'b'. */
@@ -1016,17 +1274,23 @@ source_is_learned(struct ofproto *ofproto, const struct flow *flow,
                == flow->in_port);
 }
 
-bool
-upcall_revalidate(struct ofproto *ofproto, const struct flow *masked_flow,
-                  const struct flow *mask, const struct dp_action *actions,
-                  uint32_t n_actions, long long now)
+static bool
+upcall_revalidate__(struct ofproto *ofproto, const struct flow *masked_flow,
+                    const struct flow *mask, const struct dp_action *actions,
+                    uint32_t n_actions, bool check_rule,
+                    const struct rule_stats *rule_stats, long long now)
 {
     struct xlate_out out;
+    bool normal_ran;
 
-    if (xlate__(ofproto, masked_flow, false, false, now, &out)) {
+    if (xlate__(ofproto, masked_flow, false, false, now, &out,
+                &normal_ran)) {
         return false;
     }
-    if (!source_is_learned(ofproto, masked_flow, now)) {
+    if (check_rule && out.rule_stats != rule_stats) {
+        return false;
+    }
+    if (normal_ran && !source_is_learned(ofproto, masked_flow, now)) {
         /* Packets that hit the flow would never reach learning: send the
          * next one to the slow path (after fdb/flush or an age-out). */
         return false;
@@ -1034,4 +1298,24 @@ upcall_revalidate(struct ofproto *ofproto, const struct flow *masked_flow,
     return (flow_mask_is_subset(&out.mask, mask)
             && out.n_actions == n_actions
             && !memcmp(out.actions, actions, n_actions * sizeof *actions));
+}
+
+bool
+upcall_revalidate(struct ofproto *ofproto, const struct flow *masked_flow,
+                  const struct flow *mask, const struct dp_action *actions,
+                  uint32_t n_actions, long long now)
+{
+    return upcall_revalidate__(ofproto, masked_flow, mask, actions,
+                               n_actions, false, NULL, now);
+}
+
+bool
+upcall_revalidate_rule(struct ofproto *ofproto,
+                       const struct flow *masked_flow,
+                       const struct flow *mask,
+                       const struct dp_action *actions, uint32_t n_actions,
+                       const struct rule_stats *rule_stats, long long now)
+{
+    return upcall_revalidate__(ofproto, masked_flow, mask, actions,
+                               n_actions, true, rule_stats, now);
 }

@@ -12,16 +12,17 @@
  *
  * Translation reads flow fields only through helpers that also set the
  * field's bits in the mask, so the mask stays exact as stages are added.
- * Today the only stage is NORMAL, a VLAN-aware learning bridge.  Each port
+ * The bridge's priority-ordered rule table runs first (ofproto-rules.h);
+ * a bridge without rules runs NORMAL alone, and a table with rules drops
+ * what no rule matches.  NORMAL is a VLAN-aware learning bridge.  Each port
  * has a VLAN mode with Open vSwitch's names and meaning (see 'enum
  * ofproto_vlan_mode'): the mode decides which VLAN a received frame belongs
  * to (or that it is dropped), which ports a VLAN is flooded to, and whether
  * a frame leaves a port tagged.  MACs are learned per VLAN, and a frame
- * never leaves its VLAN.  A priority-ordered rule table will run before
- * NORMAL.
+ * never leaves its VLAN.
  *
- * 'struct ofproto' is the slow-path state of one bridge: its ports and its
- * MAC learning table.
+ * 'struct ofproto' is the slow-path state of one bridge: its ports, its
+ * rule table and its MAC learning table.
  *
  * Threads: the control thread creates and destroys an ofproto, adds and
  * removes ports and calls ofproto_run().  Any thread may translate.  The
@@ -40,6 +41,8 @@
 #include "miniflow.h"
 
 struct mac_learning;
+struct ofproto_rule;
+struct rule_table;
 
 /* The most ports a bridge may have (the datapath's port numbers are
  * 0..DP_MAX_PORTS - 1, also 256). */
@@ -130,9 +133,17 @@ struct xlate_out {
      * consulted.  Padding is zero. */
     struct flow mask;
 
-    /* Only upcall_xlate_trace() fills these; otherwise empty. */
+    /* The counters of the rule that decided, or NULL when no rule did
+     * (NORMAL alone, or a table miss).  The flow installed for this
+     * translation credits its counts there when it is deleted. */
+    struct rule_stats *rule_stats;
+
+    /* Only upcall_xlate_trace() fills these; otherwise empty.
+     * 'final_flow' is the packet as the actions leave it (after the
+     * last rewrite; equal to the input flow if nothing rewrites it). */
     size_t trace_len;
     char trace[UPCALL_TRACE_SIZE];
+    struct flow final_flow;
 };
 
 /* Creates the slow path of bridge 'name', with no ports and an empty MAC
@@ -200,6 +211,26 @@ bool ofproto_port_name(const struct ofproto *, uint16_t port_no,
  * flows. */
 uint64_t ofproto_generation(const struct ofproto *);
 
+/* Replaces the bridge's rule table by the 'n' rules in 'rules', which it
+ * takes over: each is either a rule of the current table or a new one
+ * (ofproto_rule_create()).  A new rule equal to a current one
+ * (ofproto_rule_equal()) is dropped in favour of the current one, which
+ * keeps its counters and flows.  Rules of the current table left out are
+ * freed.  With no rules at all, the bridge is a plain NORMAL switch; with
+ * rules, a packet no rule matches is dropped.
+ *
+ * When anything changed, changes ofproto_generation() and waits until
+ * every running PMD has revalidated its flows against the new table (two
+ * RCU grace periods, see the comment in the body): once it returns, no
+ * packet is forwarded by a flow the old table produced.  Control thread,
+ * outside any RCU read-side section. */
+void ofproto_set_rules(struct ofproto *, struct ofproto_rule **rules,
+                       size_t n);
+
+/* The current rule table.  Control thread (the only writer), or an RCU
+ * reader. */
+const struct rule_table *ofproto_get_rules(const struct ofproto *);
+
 /* Periodic work (MAC aging) as of 'now' (msec, monotonic).  Control thread,
  * about once a second. */
 void ofproto_run(struct ofproto *, long long now);
@@ -238,5 +269,16 @@ bool upcall_revalidate(struct ofproto *, const struct flow *masked_flow,
                        const struct flow *mask,
                        const struct dp_action *actions, uint32_t n_actions,
                        long long now);
+
+/* Same as upcall_revalidate(), and the flow is also still correct only if
+ * the same rule decides: 'rule_stats' is what the flow's translation put
+ * in xlate_out's 'rule_stats'.  PMDs use this one, so that a flow never
+ * outlives the rule it credits. */
+bool upcall_revalidate_rule(struct ofproto *, const struct flow *masked_flow,
+                            const struct flow *mask,
+                            const struct dp_action *actions,
+                            uint32_t n_actions,
+                            const struct rule_stats *rule_stats,
+                            long long now);
 
 #endif /* upcall.h */

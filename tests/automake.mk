@@ -19,6 +19,7 @@ UNIT_TESTS = \
 	tests/test-netdev-tpacket-policy \
 	tests/test-netlink-link \
 	tests/test-odp-execute \
+	tests/test-ofproto-rules \
 	tests/test-pcap-file \
 	tests/test-pipeline \
 	tests/test-pmd-perf \
@@ -83,6 +84,8 @@ tests_test_netdev_tap_SOURCES = tests/test-netdev-tap.c \
 tests_test_netdev_tap_LDADD = $(PMD_LIBS)
 tests_test_netlink_link_SOURCES = tests/test-netlink-link.c
 tests_test_netlink_link_LDADD = $(PMD_LIBS)
+tests_test_ofproto_rules_SOURCES = tests/test-ofproto-rules.c
+tests_test_ofproto_rules_LDADD = $(PMD_LIBS)
 tests_test_pcap_file_SOURCES = tests/test-pcap-file.c
 tests_test_pcap_file_LDADD = $(PMD_LIBS)
 tests_test_pipeline_SOURCES = tests/test-pipeline.c

@@ -27,6 +27,7 @@
 #include <urcu-qsbr.h>
 
 #include "config.h"
+#include "config-check.h"
 #include "config-apply.h"
 #include "coverage.h"
 #include "dp.h"
@@ -375,7 +376,11 @@ main(int argc, char *argv[])
     if (!cfg) {
         exit_with_error(error);
     }
-    error = check_packet_socket_permission();
+    /* Rules are checked against the ports, so after the whole file. */
+    error = config_check_rules(cfg, opts.config);
+    if (!error) {
+        error = check_packet_socket_permission();
+    }
     if (!error) {
         error = open_log_file(opts.log_file);
     }

@@ -81,6 +81,7 @@ declare -A ARGS=(
     [dpif-netdev/pmd-stats-show]="-pmd 1" [dpif-netdev/pmd-perf-show]="-pmd 1"
     [dpif-netdev/pmd-rxq-show]="-pmd 1" [dpctl/dump-flows]=-m
     [ofproto/trace]="br0 in_port=p1"
+    [rule/add]="br0 priority=1,actions=normal" [rule/del]=br0 [rule/dump]=br0
 )
 commands=$(ps_appctl -f json list-commands |
            python3 -c 'import json, sys
