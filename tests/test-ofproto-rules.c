@@ -786,6 +786,7 @@ test_format(void)
     struct ofproto_rule *rule = make_rule(100, 5, "in_port=p1,ip,"
                                           "nw_dst=10.0.0.0/8", "output:p2");
     char buf[1024];
+    char *error;
 
     ofproto_rule_format(rule, test_port_name, NULL, buf, sizeof buf);
     CHECK_STR(buf, "priority=100,in_port=p1,ip,nw_dst=10.0.0.0/8 "
@@ -810,8 +811,9 @@ test_format(void)
     CHECK_STR(buf, "priority=0 actions=drop");
     ofproto_rule_destroy(rule);
 
-    CHECK(ofproto_rule_create(65536, 0, "", "drop", NULL, NULL, &rule)
-          && !rule, "priority 65536 refused");
+    error = ofproto_rule_create(65536, 0, "", "drop", NULL, NULL, &rule);
+    CHECK(error && !rule, "priority 65536 refused");
+    free(error);
 }
 
 /* Config errors name FILE:LINE:COLUMN of the rule. */
