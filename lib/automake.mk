@@ -15,6 +15,7 @@ lib_libpmdswitch_a_SOURCES = \
 	lib/dp-private.h \
 	lib/dp-batch.h \
 	lib/dp-packet.c lib/dp-packet.h \
+	lib/ds.c lib/ds.h \
 	lib/dpcls.c lib/dpcls.h \
 	lib/emc.c lib/emc.h \
 	lib/flow.c lib/flow.h \

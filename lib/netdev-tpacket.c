@@ -273,7 +273,6 @@
 
 #include <errno.h>
 #include <poll.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -285,6 +284,7 @@
 #include <linux/if_ether.h>
 #include <linux/if_packet_compat.h>
 #include <linux/virtio_net.h>
+#include "ds.h"
 #include "netdev-mmsg-rx.h"
 #include "netdev-tpacket-policy.h"
 #include "netdev-tpacket-steer.h"
@@ -1355,25 +1355,6 @@ netdev_tpacket_run(struct netdev *netdev)
     update_link_error(dev);
 }
 
-/* Appends printf-style text to the 'size'-byte string 'buf' that already
- * holds '*len' bytes, truncating at the end. */
-static void PRINTF_FORMAT(4, 5)
-status_printf(char *buf, size_t size, size_t *len, const char *format, ...)
-{
-    va_list args;
-    int n;
-
-    if (*len >= size) {
-        return;
-    }
-    va_start(args, format);
-    n = vsnprintf(buf + *len, size - *len, format, args);
-    va_end(args);
-    if (n > 0) {
-        *len = MIN(*len + n, size);
-    }
-}
-
 /* Appends the status of rx queue 'rxq' of 'dev' to 'buf'. */
 static void
 rxq_status(const struct netdev_tpacket *dev,
@@ -1385,50 +1366,50 @@ rxq_status(const struct netdev_tpacket *dev,
     int ll_error = __atomic_load_n(&rxq->ll.last_error, __ATOMIC_RELAXED);
     int qid = rxq->up.qid;
 
-    status_printf(buf, size, len, "tpacket rx queue %d: mode=%s%s%s "
-                  "(%s), switches to low-latency=%llu to throughput=%llu"
-                  ", hold %d ms\n",
-                  qid, tpacket_mode_names[mode],
-                  steer != mode ? " switching to " : "",
-                  steer != mode ? tpacket_mode_names[steer] : "",
-                  (dev->forced == TPACKET_AUTO ? "auto" : "pinned"),
-                  (unsigned long long) rxq->n_switches[TPACKET_LOW_LATENCY],
-                  (unsigned long long) rxq->n_switches[TPACKET_THROUGHPUT],
-                  rxq->policy.hold_ms);
-    status_printf(buf, size, len, "  frames: low-latency=%llu "
-                  "throughput=%llu; low-latency polls: busy=%llu "
-                  "full=%llu; blocks: full=%llu timeout=%llu\n",
-                  (unsigned long long) netdev_counter_read(
-                      &rxq->rx.frames[TPACKET_LOW_LATENCY]),
-                  (unsigned long long) netdev_counter_read(
-                      &rxq->rx.frames[TPACKET_THROUGHPUT]),
-                  (unsigned long long) netdev_counter_read(
-                      &rxq->rx.polls_busy),
-                  (unsigned long long) netdev_counter_read(
-                      &rxq->rx.polls_full),
-                  (unsigned long long) netdev_counter_read(
-                      &rxq->rx.blocks_full),
-                  (unsigned long long) netdev_counter_read(
-                      &rxq->rx.blocks_timeout));
-    status_printf(buf, size, len, "  kernel drops: low-latency=%llu "
-                  "throughput=%llu; losing=%llu; outgoing skipped=%llu\n",
-                  (unsigned long long) rxq->drops[TPACKET_LOW_LATENCY],
-                  (unsigned long long) rxq->drops[TPACKET_THROUGHPUT],
-                  (unsigned long long) netdev_counter_read(&rxq->rx.losing),
-                  (unsigned long long)
-                  (netdev_counter_read(&rxq->rx.outgoing)
-                   + netdev_counter_read(&rxq->ll.n_outgoing)));
-    status_printf(buf, size, len, "  low-latency socket: recvmmsg, "
-                  "%u buffers of %u bytes, rcvbuf %d, last error: %s\n",
-                  (unsigned) DP_BATCH_SIZE,
-                  (unsigned) NETDEV_MMSG_RX_BUF_SIZE,
-                  dev->socks[qid].ll_rcvbuf,
-                  ll_error ? strerror(ll_error) : "none");
-    status_printf(buf, size, len, "  throughput ring: TPACKET_V3, %u "
-                  "blocks of %u KB (%u KB), block timeout %d ms\n",
-                  rxq->tp.n_blocks, rxq->tp.block_size / 1024,
-                  rxq->tp.n_blocks * (rxq->tp.block_size / 1024),
-                  dev->timeout_ms);
+    ds_put_bounded(buf, size, len, "tpacket rx queue %d: mode=%s%s%s "
+                   "(%s), switches to low-latency=%llu to throughput=%llu"
+                   ", hold %d ms\n",
+                   qid, tpacket_mode_names[mode],
+                   steer != mode ? " switching to " : "",
+                   steer != mode ? tpacket_mode_names[steer] : "",
+                   (dev->forced == TPACKET_AUTO ? "auto" : "pinned"),
+                   (unsigned long long) rxq->n_switches[TPACKET_LOW_LATENCY],
+                   (unsigned long long) rxq->n_switches[TPACKET_THROUGHPUT],
+                   rxq->policy.hold_ms);
+    ds_put_bounded(buf, size, len, "  frames: low-latency=%llu "
+                   "throughput=%llu; low-latency polls: busy=%llu "
+                   "full=%llu; blocks: full=%llu timeout=%llu\n",
+                   (unsigned long long) netdev_counter_read(
+                       &rxq->rx.frames[TPACKET_LOW_LATENCY]),
+                   (unsigned long long) netdev_counter_read(
+                       &rxq->rx.frames[TPACKET_THROUGHPUT]),
+                   (unsigned long long) netdev_counter_read(
+                       &rxq->rx.polls_busy),
+                   (unsigned long long) netdev_counter_read(
+                       &rxq->rx.polls_full),
+                   (unsigned long long) netdev_counter_read(
+                       &rxq->rx.blocks_full),
+                   (unsigned long long) netdev_counter_read(
+                       &rxq->rx.blocks_timeout));
+    ds_put_bounded(buf, size, len, "  kernel drops: low-latency=%llu "
+                   "throughput=%llu; losing=%llu; outgoing skipped=%llu\n",
+                   (unsigned long long) rxq->drops[TPACKET_LOW_LATENCY],
+                   (unsigned long long) rxq->drops[TPACKET_THROUGHPUT],
+                   (unsigned long long) netdev_counter_read(&rxq->rx.losing),
+                   (unsigned long long)
+                   (netdev_counter_read(&rxq->rx.outgoing)
+                    + netdev_counter_read(&rxq->ll.n_outgoing)));
+    ds_put_bounded(buf, size, len, "  low-latency socket: recvmmsg, "
+                   "%u buffers of %u bytes, rcvbuf %d, last error: %s\n",
+                   (unsigned) DP_BATCH_SIZE,
+                   (unsigned) NETDEV_MMSG_RX_BUF_SIZE,
+                   dev->socks[qid].ll_rcvbuf,
+                   ll_error ? strerror(ll_error) : "none");
+    ds_put_bounded(buf, size, len, "  throughput ring: TPACKET_V3, %u "
+                   "blocks of %u KB (%u KB), block timeout %d ms\n",
+                   rxq->tp.n_blocks, rxq->tp.block_size / 1024,
+                   rxq->tp.n_blocks * (rxq->tp.block_size / 1024),
+                   dev->timeout_ms);
 }
 
 static void
@@ -1442,16 +1423,16 @@ netdev_tpacket_get_status(const struct netdev *netdev, char *buf,
     if (size) {
         buf[0] = '\0';
     }
-    status_printf(buf, size, &len, "tpacket: %d rx queue%s, rings %u KB "
-                  "per queue (%u KB in all); fanout group %d of %d members "
-                  "(cbpf%s), steering program of %zu instructions, "
-                  "replaced %llu times, last steering error: %s\n",
-                  netdev->n_rxq, netdev->n_rxq == 1 ? "" : "s", ring_kb,
-                  ring_kb * netdev->n_rxq, dev->steer.id, 2 * netdev->n_rxq,
-                  (dev->steer.ignores_outgoing
-                   ? ", kernel ignores outgoing" : ""),
-                  dev->steer.n_insns, (unsigned long long) dev->n_programs,
-                  dev->steer_error ? strerror(dev->steer_error) : "none");
+    ds_put_bounded(buf, size, &len, "tpacket: %d rx queue%s, rings %u KB "
+                   "per queue (%u KB in all); fanout group %d of %d members "
+                   "(cbpf%s), steering program of %zu instructions, "
+                   "replaced %llu times, last steering error: %s\n",
+                   netdev->n_rxq, netdev->n_rxq == 1 ? "" : "s", ring_kb,
+                   ring_kb * netdev->n_rxq, dev->steer.id, 2 * netdev->n_rxq,
+                   (dev->steer.ignores_outgoing
+                    ? ", kernel ignores outgoing" : ""),
+                   dev->steer.n_insns, (unsigned long long) dev->n_programs,
+                   dev->steer_error ? strerror(dev->steer_error) : "none");
     for (int i = 0; i < netdev->n_rxq; i++) {
         rxq_status(dev, netdev_rxq_tpacket_cast(netdev->rxqs[i]), buf, size,
                    &len);

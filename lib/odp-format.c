@@ -8,36 +8,13 @@
 #include "odp-format.h"
 
 #include <arpa/inet.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <jansson.h>
 
+#include "ds.h"
 #include "packets.h"
 #include "util.h"
-
-/* A growing string. */
-struct odp_text__ {
-    char *s;
-    size_t len;
-};
-
-static void PRINTF_FORMAT(2, 3)
-text_put__(struct odp_text__ *t, const char *format, ...)
-{
-    va_list args;
-    char *more;
-    size_t n;
-
-    va_start(args, format);
-    more = xvasprintf(format, args);
-    va_end(args);
-    n = strlen(more);
-    t->s = xrealloc(t->s, t->len + n + 1);
-    memcpy(t->s + t->len, more, n + 1);
-    t->len += n;
-    free(more);
-}
 
 uint8_t
 odp_format_nw_proto(const struct flow *flow)
@@ -88,25 +65,25 @@ tci_mask_by_fields__(uint16_t mask)
 }
 
 static void
-format_set_vlan__(struct odp_text__ *t, uint16_t tci, uint16_t mask)
+format_set_vlan__(struct ds *t, uint16_t tci, uint16_t mask)
 {
     if (!tci_mask_by_fields__(mask)) {
-        text_put__(t, "set(vlan(tci=0x%04x/0x%04x))", tci & mask, mask);
+        ds_put_format(t, "set(vlan(tci=0x%04x/0x%04x))", tci & mask, mask);
         return;
     }
-    text_put__(t, "set(vlan(");
+    ds_put_format(t, "set(vlan(");
     for (size_t i = 0, n = 0; i < ARRAY_SIZE(tci_fields); i++) {
         if (mask & tci_fields[i].mask) {
-            text_put__(t, "%s%s=%u", n++ ? "," : "", tci_fields[i].name,
-                       (unsigned) (tci & tci_fields[i].mask)
-                       >> tci_fields[i].shift);
+            ds_put_format(t, "%s%s=%u", n++ ? "," : "", tci_fields[i].name,
+                          (unsigned) (tci & tci_fields[i].mask)
+                          >> tci_fields[i].shift);
         }
     }
-    text_put__(t, "))");
+    ds_put_format(t, "))");
 }
 
 static void
-format_action__(struct odp_text__ *t, const struct dp_action *a,
+format_action__(struct ds *t, const struct dp_action *a,
                 uint8_t nw_proto, odp_port_name_func *port_name, void *aux)
 {
     char ip[INET_ADDRSTRLEN];
@@ -117,71 +94,71 @@ format_action__(struct odp_text__ *t, const struct dp_action *a,
     case DP_ACTION_OUTPUT:
         name = port_name ? port_name(a->port, aux) : NULL;
         if (name) {
-            text_put__(t, "%s", name);
+            ds_put_format(t, "%s", name);
         } else {
-            text_put__(t, "%u", a->port);
+            ds_put_format(t, "%u", a->port);
         }
         return;
     case DP_ACTION_PUSH_VLAN:
         tci = ntohs(a->vlan.tci);
-        text_put__(t, "push_vlan(");
+        ds_put_format(t, "push_vlan(");
         if (a->vlan.tpid != htons(ETH_TYPE_VLAN_8021Q)) {
-            text_put__(t, "tpid=0x%04x,", ntohs(a->vlan.tpid));
+            ds_put_format(t, "tpid=0x%04x,", ntohs(a->vlan.tpid));
         }
-        text_put__(t, "vid=%u,pcp=%u%s)", tci & VLAN_VID_MASK,
-                   tci >> VLAN_PCP_SHIFT, tci & VLAN_CFI ? "" : ",cfi=0");
+        ds_put_format(t, "vid=%u,pcp=%u%s)", tci & VLAN_VID_MASK,
+                      tci >> VLAN_PCP_SHIFT, tci & VLAN_CFI ? "" : ",cfi=0");
         return;
     case DP_ACTION_POP_VLAN:
-        text_put__(t, "pop_vlan");
+        ds_put_format(t, "pop_vlan");
         return;
     case DP_ACTION_SET_VLAN_TCI:
         format_set_vlan__(t, ntohs(a->vlan.tci), ntohs(a->vlan.tci_mask));
         return;
     case DP_ACTION_SET_ETH_SRC:
     case DP_ACTION_SET_ETH_DST:
-        text_put__(t, "set(eth(%s="ETH_ADDR_FMT"))",
-                   a->type == DP_ACTION_SET_ETH_SRC ? "src" : "dst",
-                   ETH_ADDR_ARGS(a->mac));
+        ds_put_format(t, "set(eth(%s="ETH_ADDR_FMT"))",
+                      a->type == DP_ACTION_SET_ETH_SRC ? "src" : "dst",
+                      ETH_ADDR_ARGS(a->mac));
         return;
     case DP_ACTION_SET_IPV4_SRC:
     case DP_ACTION_SET_IPV4_DST:
         inet_ntop(AF_INET, &a->ipv4, ip, sizeof ip);
-        text_put__(t, "set(ipv4(%s=%s))",
-                   a->type == DP_ACTION_SET_IPV4_SRC ? "src" : "dst", ip);
+        ds_put_format(t, "set(ipv4(%s=%s))",
+                      a->type == DP_ACTION_SET_IPV4_SRC ? "src" : "dst", ip);
         return;
     case DP_ACTION_SET_TP_SRC:
     case DP_ACTION_SET_TP_DST:
-        text_put__(t, "set(%s(%s=%u))", tp_name__(nw_proto),
-                   a->type == DP_ACTION_SET_TP_SRC ? "src" : "dst",
-                   ntohs(a->tp_port));
+        ds_put_format(t, "set(%s(%s=%u))", tp_name__(nw_proto),
+                      a->type == DP_ACTION_SET_TP_SRC ? "src" : "dst",
+                      ntohs(a->tp_port));
         return;
     case DP_ACTION_BOND_OUTPUT:
         if (a->hash) {
-            text_put__(t, "lb_output(%u,hash=0x%08x)", a->port, a->hash);
+            ds_put_format(t, "lb_output(%u,hash=0x%08x)", a->port, a->hash);
         } else {
-            text_put__(t, "lb_output(%u)", a->port);
+            ds_put_format(t, "lb_output(%u)", a->port);
         }
         return;
     }
-    text_put__(t, "unknown(%u)", a->type);
+    ds_put_format(t, "unknown(%u)", a->type);
 }
 
 char *
 odp_format_actions(const struct dp_action *actions, uint32_t n_actions,
                    uint8_t nw_proto, odp_port_name_func *port_name, void *aux)
 {
-    struct odp_text__ t = { NULL, 0 };
+    struct ds t = DS_EMPTY_INITIALIZER;
 
     if (!n_actions) {
         return xstrdup("drop");
     }
     for (uint32_t i = 0; i < n_actions; i++) {
         if (i) {
-            text_put__(&t, ",");
+            ds_put_format(&t, ",");
         }
         format_action__(&t, &actions[i], nw_proto, port_name, aux);
     }
-    return t.s;
+    return ds_steal_cstr(&t);
 }
 
 /* Returns {"set": {'key': {'field': 'value'}}}, taking ownership of

@@ -13,11 +13,11 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include "ds.h"
 #include "miniflow.h"
 #include "util.h"
 
@@ -381,24 +381,6 @@ ofpacts_parse(const char *text, const struct flow *match,
     return NULL;
 }
 
-/* Appends to 'buf' ('size' bytes) at '*ofs', printf-style, truncating. */
-static void PRINTF_FORMAT(4, 5)
-ofpact_put(char *buf, size_t size, size_t *ofs, const char *format, ...)
-{
-    va_list args;
-    int n;
-
-    if (*ofs >= size) {
-        return;
-    }
-    va_start(args, format);
-    n = vsnprintf(buf + *ofs, size - *ofs, format, args);
-    va_end(args);
-    if (n > 0) {
-        *ofs = MIN(*ofs + n, size - 1);
-    }
-}
-
 char *
 ofpacts_format(const struct ofpact *ofpacts, size_t n,
                ofpact_port_name_cb *port_name, void *aux,
@@ -411,7 +393,7 @@ ofpacts_format(const struct ofpact *ofpacts, size_t n,
     }
     buf[0] = '\0';
     if (!n) {
-        ofpact_put(buf, size, &ofs, "drop");
+        ds_put_bounded(buf, size, &ofs, "drop");
     }
     for (size_t i = 0; i < n; i++) {
         const struct ofpact *a = &ofpacts[i];
@@ -422,50 +404,50 @@ ofpacts_format(const struct ofpact *ofpacts, size_t n,
         switch ((enum ofpact_type) a->type) {
         case OFPACT_OUTPUT:
             if (port_name && port_name(a->port, name, sizeof name, aux)) {
-                ofpact_put(buf, size, &ofs, "%soutput:%s", sep, name);
+                ds_put_bounded(buf, size, &ofs, "%soutput:%s", sep, name);
             } else {
-                ofpact_put(buf, size, &ofs, "%soutput:%"PRIu16, sep,
-                           a->port);
+                ds_put_bounded(buf, size, &ofs, "%soutput:%"PRIu16, sep,
+                               a->port);
             }
             break;
         case OFPACT_NORMAL:
-            ofpact_put(buf, size, &ofs, "%sNORMAL", sep);
+            ds_put_bounded(buf, size, &ofs, "%sNORMAL", sep);
             break;
         case OFPACT_FLOOD:
-            ofpact_put(buf, size, &ofs, "%sFLOOD", sep);
+            ds_put_bounded(buf, size, &ofs, "%sFLOOD", sep);
             break;
         case OFPACT_PUSH_VLAN:
-            ofpact_put(buf, size, &ofs, "%spush_vlan:0x%04"PRIx16, sep,
-                       ntohs(a->tpid));
+            ds_put_bounded(buf, size, &ofs, "%spush_vlan:0x%04"PRIx16, sep,
+                           ntohs(a->tpid));
             break;
         case OFPACT_POP_VLAN:
-            ofpact_put(buf, size, &ofs, "%spop_vlan", sep);
+            ds_put_bounded(buf, size, &ofs, "%spop_vlan", sep);
             break;
         case OFPACT_SET_VLAN_VID:
-            ofpact_put(buf, size, &ofs, "%smod_vlan_vid:%"PRIu16, sep,
-                       a->vid);
+            ds_put_bounded(buf, size, &ofs, "%smod_vlan_vid:%"PRIu16, sep,
+                           a->vid);
             break;
         case OFPACT_SET_VLAN_PCP:
-            ofpact_put(buf, size, &ofs, "%smod_vlan_pcp:%u", sep,
-                       (unsigned int) a->pcp);
+            ds_put_bounded(buf, size, &ofs, "%smod_vlan_pcp:%u", sep,
+                           (unsigned int) a->pcp);
             break;
         case OFPACT_SET_ETH_SRC:
         case OFPACT_SET_ETH_DST:
-            ofpact_put(buf, size, &ofs, "%smod_dl_%s:"ETH_ADDR_FMT, sep,
-                       a->type == OFPACT_SET_ETH_SRC ? "src" : "dst",
-                       ETH_ADDR_ARGS(a->mac));
+            ds_put_bounded(buf, size, &ofs, "%smod_dl_%s:"ETH_ADDR_FMT, sep,
+                           a->type == OFPACT_SET_ETH_SRC ? "src" : "dst",
+                           ETH_ADDR_ARGS(a->mac));
             break;
         case OFPACT_SET_IPV4_SRC:
         case OFPACT_SET_IPV4_DST:
             inet_ntop(AF_INET, &a->ipv4, ip, sizeof ip);
-            ofpact_put(buf, size, &ofs, "%smod_nw_%s:%s", sep,
-                       a->type == OFPACT_SET_IPV4_SRC ? "src" : "dst", ip);
+            ds_put_bounded(buf, size, &ofs, "%smod_nw_%s:%s", sep,
+                           a->type == OFPACT_SET_IPV4_SRC ? "src" : "dst", ip);
             break;
         case OFPACT_SET_TP_SRC:
         case OFPACT_SET_TP_DST:
-            ofpact_put(buf, size, &ofs, "%smod_tp_%s:%"PRIu16, sep,
-                       a->type == OFPACT_SET_TP_SRC ? "src" : "dst",
-                       ntohs(a->tp_port));
+            ds_put_bounded(buf, size, &ofs, "%smod_tp_%s:%"PRIu16, sep,
+                           a->type == OFPACT_SET_TP_SRC ? "src" : "dst",
+                           ntohs(a->tp_port));
             break;
         }
     }

@@ -13,7 +13,6 @@
 
 #include <ctype.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +20,7 @@
 
 #include "dp.h"
 #include "dp-packet.h"
+#include "ds.h"
 #include "match-parse.h"
 #include "miniflow.h"
 #include "odp-format.h"
@@ -116,22 +116,6 @@ ofproto_trace_parse_frame(struct dp *dp, const char *in_port_arg,
     return error;
 }
 
-/* Returns 'text' (freed) followed by 'format'. */
-static char * PRINTF_FORMAT(2, 3)
-ofproto_trace_append(char *text, const char *format, ...)
-{
-    va_list args;
-    char *line, *joined;
-
-    va_start(args, format);
-    line = xvasprintf(format, args);
-    va_end(args);
-    joined = xasprintf("%s%s", text, line);
-    free(text);
-    free(line);
-    return joined;
-}
-
 /* ofproto/trace BRIDGE FLOW | ofproto/trace BRIDGE in_port=PORT HEXFRAME */
 static void
 ofproto_trace_unixctl(struct unixctl_conn *conn, int argc,
@@ -146,7 +130,8 @@ ofproto_trace_unixctl(struct unixctl_conn *conn, int argc,
     uint8_t nw_proto;
     json_t *steps = json_array();
     struct flow flow, mask, masked;
-    char *error, *text;
+    struct ds text = DS_EMPTY_INITIALIZER;
+    char *error;
     int xerr;
 
     if (strcmp(argv[0], dp->name)) {
@@ -181,23 +166,22 @@ ofproto_trace_unixctl(struct unixctl_conn *conn, int argc,
                                    NULL, NULL);
     actions = odp_actions_to_json(out->actions, out->n_actions, nw_proto);
 
-    text = xasprintf("Flow: %s\n\nbridge(\"%s\")\n%.*s\n",
-                     flow_s, dp->name, (int) strlen(dp->name) + 10,
-                     "----------------------------------------------"
-                     "----------------------------------------------");
+    ds_put_format(&text, "Flow: %s\n\nbridge(\"%s\")\n%.*s\n",
+                  flow_s, dp->name, (int) strlen(dp->name) + 10,
+                  "----------------------------------------------"
+                  "----------------------------------------------");
     /* The first step is the rule that matched ("rules: ..."), or NORMAL
      * alone when the bridge has no rules. */
     if (strncmp(out->trace, "rules: ", 7)) {
-        text = ofproto_trace_append(text, " 0. NORMAL\n");
+        ds_put_format(&text, " 0. NORMAL\n");
     }
     for (char *line = strtok(out->trace, "\n"); line;
          line = strtok(NULL, "\n")) {
         if (!strncmp(line, "rules: ", 7)) {
-            text = ofproto_trace_append(text, " 0. %s\n", line + 7);
+            ds_put_format(&text, " 0. %s\n", line + 7);
         } else {
-            text = ofproto_trace_append(
-                text, "     -> %s\n",
-                !strncmp(line, "NORMAL: ", 8) ? line + 8 : line);
+            ds_put_format(&text, "     -> %s\n",
+                          !strncmp(line, "NORMAL: ", 8) ? line + 8 : line);
         }
         json_array_append_new(steps, json_string(line));
     }
@@ -206,24 +190,18 @@ ofproto_trace_unixctl(struct unixctl_conn *conn, int argc,
     } else {
         snprintf(final_s, sizeof final_s, "unchanged");
     }
-    {
-        char *tmp = xasprintf("%s\nFinal flow: %s\nMegaflow: %s\n"
-                              "Datapath actions: %s\n", text, final_s,
-                              mega_s, actions_s);
-
-        free(actions_s);
-        free(text);
-        text = tmp;
-    }
+    ds_put_format(&text, "\nFinal flow: %s\nMegaflow: %s\n"
+                  "Datapath actions: %s\n", final_s, mega_s, actions_s);
+    free(actions_s);
     unixctl_command_reply_text_json(
-        conn, text, json_pack("{s:s, s:s, s:o, s:s, s:s, s:o}",
+        conn, ds_cstr(&text), json_pack("{s:s, s:s, s:o, s:s, s:s, s:o}",
                               "flow", flow_s, "bridge", dp->name,
                               "steps", steps, "final_flow", final_s,
                               "megaflow", mega_s,
                               "datapath_actions", actions));
     steps = actions = NULL;
-    free(text);
 out:
+    ds_destroy(&text);
     json_decref(steps);
     json_decref(actions);
     free(error);

@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <time.h>
 #include "dp-batch.h"
+#include "ds.h"
 #include "util.h"
 
 /* The last histogram bucket holds exactly the full batches. */
@@ -46,23 +47,8 @@ pmd_perf_stat_name(enum pmd_stat_type type)
     return stat_names[type];
 }
 
-/* Appends to 'buf' at '*ofs', never past 'size'. */
-static void PRINTF_FORMAT(4, 5)
-append__(char *buf, size_t size, size_t *ofs, const char *format, ...)
-{
-    va_list args;
-    int n;
-
-    if (*ofs >= size) {
-        return;
-    }
-    va_start(args, format);
-    n = vsnprintf(buf + *ofs, size - *ofs, format, args);
-    va_end(args);
-    if (n > 0) {
-        *ofs = MIN(*ofs + n, size - 1);
-    }
-}
+/* A short name for ds_put_bounded(), which every line below calls. */
+#define append__ ds_put_bounded
 
 static double
 ratio__(uint64_t num, uint64_t den)
