@@ -1,6 +1,7 @@
 noinst_LIBRARIES += lib/libpmdswitch.a
 lib_libpmdswitch_a_SOURCES = \
 	lib/bond.c lib/bond.h \
+	lib/bond-commands.c \
 	lib/compiler.h \
 	lib/config.c lib/config.h \
 	lib/config-check.c lib/config-check.h \

@@ -394,6 +394,12 @@ bond_update__(struct bond *bond, struct bond_member *newly_enabled)
     bond_publish__(bond);
 }
 
+enum bond_mode
+bond_get_mode(const struct bond *bond)
+{
+    return bond->mode;
+}
+
 struct bond *
 bond_create(const char *name, enum bond_mode mode, long long now)
 {

@@ -147,6 +147,9 @@ bool bond_mode_from_string(const char *name, enum bond_mode *mode);
 /* Returns the name of 'mode', as bond/show prints it. */
 const char *bond_mode_to_string(enum bond_mode mode);
 
+/* Returns the mode of 'bond'. */
+enum bond_mode bond_get_mode(const struct bond *bond);
+
 /* Creates bond 'name' in 'mode' with no members (every bucket maps to
  * BOND_PORT_NONE), rebalance interval BOND_REBALANCE_INTERVAL_DEFAULT,
  * first rebalance due at 'now' plus that.  Destroy with bond_destroy(). */

@@ -26,7 +26,8 @@
 /* What changed from one configuration to the next.
  *
  * Ports match by name.  A port that keeps its name but changes any setting
- * (interface, type, create, tag, trunks, members, n_rxq, bond_mode) is
+ * (interface, type, create, tag, trunks, members, n_rxq, bond_mode,
+ * bond-rebalance-interval) is
  * "changed": it is listed in both 'removed_ports' and 'added_ports', since
  * it has to be closed and reopened.  'trunks' compare as sets (the parser
  * refuses duplicates, and the order means nothing); 'members' compare in

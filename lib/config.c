@@ -215,6 +215,8 @@ struct port_keys {
     struct json_pos *member_values;     /* One per member. */
     struct json_pos bond_mode_key;
     struct json_pos peer_key;
+    struct json_pos rebalance_key;
+    bool has_rebalance;
     bool has_interface, has_tag, has_trunks, has_members, has_bond_mode;
     bool has_vlan_mode;
     bool has_peer;
@@ -226,7 +228,9 @@ static const char *const port_keys[] = {
     "name", "interface", "type", "create", "vlan_mode", "tag", "trunks",
     "members", "options",
 };
-static const char *const options_keys[] = { "n_rxq", "bond_mode", "peer" };
+static const char *const options_keys[] = {
+    "n_rxq", "bond_mode", "peer", "bond-rebalance-interval",
+};
 static const char *const rule_keys[] = {
     "priority", "match", "actions", "cookie",
 };
@@ -322,6 +326,17 @@ parse_port_options(struct cfg_ctx *ctx, const json_t *v,
                 return false;
             }
             port->n_rxq = n;
+        } else if (!strcmp(key, "bond-rebalance-interval")) {
+            long long ms = 0;
+
+            if (!check(ctx, pos,
+                       config_check_int(value, "\"bond-rebalance-interval\"",
+                                        0, 10000, &ms))) {
+                return false;
+            }
+            port->bond_rebalance_interval = ms;
+            keys->has_rebalance = true;
+            keys->rebalance_key = key_pos;
         } else if (!strcmp(key, "bond_mode")) {
             int mode = 0;
 
@@ -530,6 +545,10 @@ check_plain_port(struct cfg_ctx *ctx, struct config_port *port,
         return failf(ctx, keys->bond_mode_key, "\"bond_mode\" is only "
                      "allowed on ports of type \"bond\"");
     }
+    if (keys->has_rebalance) {
+        return failf(ctx, keys->rebalance_key, "\"bond-rebalance-interval\" "
+                     "is only allowed on ports of type \"bond\"");
+    }
     if (!port->interface) {
         if (!config_check_is_valid_ifname(port->name)) {
             char *q = config_check_quote(port->name);
@@ -568,7 +587,8 @@ check_port(struct cfg_ctx *ctx, const char *label, struct config_port *port,
                      "allowed on ports of type \"bond\"; create the "
                      "member interfaces instead");
     }
-    if (keys->has_peer && (!port->create || port->type != CONFIG_PORT_SYSTEM)) {
+    if (keys->has_peer
+        && (!port->create || port->type != CONFIG_PORT_SYSTEM)) {
         return failf(ctx, keys->peer_key, "\"peer\" is only allowed on "
                      "ports of type \"system\" with \"create\": true");
     }
@@ -615,6 +635,7 @@ parse_port(struct cfg_ctx *ctx, const json_t *v,
                             "an object", v);
     }
     port->n_rxq = 1;
+    port->bond_rebalance_interval = -1;
 
     name = json_object_get(v, "name");
     if (json_is_string(name)) {

@@ -21,7 +21,10 @@
  *             "trunks": [10, 20],                 VLANs, 1..4094; [] = all
  *             "members": ["eth0", "eth1"],        bonds only, required
  *             "options": { "n_rxq": 1,            1..64
- *                          "bond_mode": "active-backup" } } ],
+ *                          "bond_mode": "active-backup",
+ *                          "bond-rebalance-interval": 10000 } } ],
+ *                                                 bonds only, ms, 0..10000
+ *                                                 (0: never rebalance)
  *         "rules": [ { "priority": 32768,         0..65535
  *                      "match": "",               ovs-ofctl syntax
  *                      "actions": "normal",       required
@@ -99,6 +102,8 @@ struct config_port {
     char *bond_mode;            /* Bonds: "active-backup" (default),
                                  * "balance-slb" or "balance-tcp".  NULL for
                                  * other ports. */
+    int bond_rebalance_interval; /* Bonds: ms, 0..10000 (0 disables), or
+                                  * -1 if unset (bond.h's default). */
 };
 
 struct config_bridge {

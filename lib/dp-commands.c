@@ -22,6 +22,7 @@
 #include <time.h>
 #include <jansson.h>
 
+#include "bond.h"
 #include "emc.h"
 #include "mac-learning.h"
 #include "miniflow.h"
@@ -354,17 +355,33 @@ dp_unixctl_show(struct unixctl_conn *conn, int argc OVS_UNUSED,
     for (int i = 0; i < DP_MAX_PORTS; i++) {
         const struct dp_port *port = dp->ports[i];
         const char *type, *state;
+        const char *member_of = "";
         struct netdev_stats s;
+        json_t *obj;
 
         if (!port) {
             continue;
         }
+        if (port->bond_port_no != DP_PORT_NONE
+            && dp->ports[port->bond_port_no]) {
+            member_of = dp->ports[port->bond_port_no]->name;
+        }
         dp_port_get_stats(port, &s);
-        type = port->netdev ? netdev_get_type(port->netdev)
-                            : port->tap ? "tap" : "system";
+        type = (port->bond ? "bond"
+                : port->netdev ? netdev_get_type(port->netdev)
+                : port->tap ? "tap" : "system");
         state = dp_port_state_to_string(port->state);
+        if (port->bond) {
+            dp_text_put(&text, "  port %d: %s (bond, %s)\n", i, port->name,
+                        bond_mode_to_string(bond_get_mode(port->bond)));
+            json_array_append_new(ports, json_pack(
+                "{s:i, s:s, s:s, s:s}", "port_no", i, "name", port->name,
+                "type", type, "bond_mode",
+                bond_mode_to_string(bond_get_mode(port->bond))));
+            continue;
+        }
         dp_text_put(&text, "  port %d: %s (%s, %s, %s, down %"PRIu64
-                    " times)\n"
+                    " times%s%s)\n"
                     "    RX packets:%"PRIu64" bytes:%"PRIu64
                     " ring_full:%"PRIu64" truncated:%"PRIu64
                     " errors:%"PRIu64"\n"
@@ -372,11 +389,12 @@ dp_unixctl_show(struct unixctl_conn *conn, int argc OVS_UNUSED,
                     " queue_full:%"PRIu64" too_big:%"PRIu64
                     " port_down:%"PRIu64" errors:%"PRIu64"\n",
                     i, port->name, port->ifname, type, state, port->n_down,
+                    member_of[0] ? ", member of " : "", member_of,
                     s.rx_packets, s.rx_bytes, s.rx_ring_full,
                     s.rx_truncated, s.rx_errors, s.tx_packets, s.tx_bytes,
                     s.tx_queue_full, s.tx_too_big, s.tx_port_down,
                     s.tx_errors);
-        json_array_append_new(ports, json_pack(
+        obj = json_pack(
             "{s:i, s:s, s:s, s:s, s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I,"
             " s:I, s:I, s:I, s:I, s:I}",
             "port_no", i, "name", port->name,
@@ -392,7 +410,11 @@ dp_unixctl_show(struct unixctl_conn *conn, int argc OVS_UNUSED,
             "tx_queue_full", (json_int_t) s.tx_queue_full,
             "tx_too_big", (json_int_t) s.tx_too_big,
             "tx_port_down", (json_int_t) s.tx_port_down,
-            "tx_errors", (json_int_t) s.tx_errors));
+            "tx_errors", (json_int_t) s.tx_errors);
+        if (member_of[0]) {
+            json_object_set_new(obj, "bond", json_string(member_of));
+        }
+        json_array_append_new(ports, obj);
     }
     dp_reply(conn, &text, json_pack(
                  "{s:s, s:I, s:I, s:I, s:I, s:o}", "name", dp->name,
@@ -813,4 +835,5 @@ dp_register_commands(struct dp *dp)
                                  commands[i].cb, dp);
     }
     ofproto_register_commands(dp);
+    bond_commands_register(dp);
 }

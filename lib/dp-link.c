@@ -25,7 +25,12 @@
  *
  * Each change is logged once, and the MACs learned on a port that stops
  * forwarding are forgotten, so its stations are flooded to until they are
- * heard again.  Control thread only.
+ * heard again.
+ *
+ * A bond member's bond hears of every change first, before the rx queues
+ * move (which waits for RCU grace periods): its buckets move to the other
+ * members as soon as the event is read.  A bond port itself has no
+ * interface and no link state.  Control thread only.
  */
 #include <autoconf.h>
 #include "dp.h"
@@ -66,6 +71,7 @@ dp_link_missing(struct dp *dp, struct dp_port *port, const char *why)
     if (port->state == DP_PORT_UP) {
         shell->n_down++;
     }
+    dp_bond_member_set_enabled(dp, port, false);
     VLOG_WARN("port %s: interface %s %s; sockets closed, counters kept, "
               "waiting for it to come back", port->name, port->ifname, why);
     dp_link_forget_macs(dp, port);
@@ -91,6 +97,7 @@ dp_link_reopen(struct dp *dp, struct dp_port *port)
               "%s", fresh->name, fresh->ifname, fresh->ifindex,
               dp_port_state_to_string(fresh->state));
     dp_port_replace(dp, port, fresh);
+    dp_bond_member_set_enabled(dp, fresh, fresh->state == DP_PORT_UP);
 }
 
 /* The interface of 'port' (open) is up or not. */
@@ -99,11 +106,13 @@ dp_link_set_up(struct dp *dp, struct dp_port *port, bool up)
 {
     if (up && port->state == DP_PORT_DOWN) {
         port->state = DP_PORT_UP;
+        dp_bond_member_set_enabled(dp, port, true);
         dp_port_poll(dp, port);
         VLOG_INFO("port %s: link up, polling again", port->name);
     } else if (!up && port->state == DP_PORT_UP) {
         port->state = DP_PORT_DOWN;
         port->n_down++;
+        dp_bond_member_set_enabled(dp, port, false);
         dp_port_poll(dp, port);
         dp_link_forget_macs(dp, port);
         VLOG_INFO("port %s: link down, not polled until it comes up",
@@ -165,7 +174,7 @@ dp_link_event(struct dp *dp, const struct link_event *ev)
     for (int i = 0; i < DP_MAX_PORTS; i++) {
         struct dp_port *port = dp->ports[i];
 
-        if (port && !port->tap
+        if (port && !port->tap && !port->bond
             && (ev->type == LINK_EVENT_RESYNC
                 || (port->netdev && port->ifindex == ev->ifindex)
                 || !strcmp(ev->name, port->ifname))) {
@@ -185,8 +194,9 @@ dp_link_run(struct dp *dp, long long now)
         struct dp_port *port = dp->ports[i];
 
         /* A socket error also catches what the monitor missed. */
-        if (port && (port->state != DP_PORT_UP
-                     || netdev_health(port->netdev))) {
+        if (port && !port->bond
+            && (port->state != DP_PORT_UP
+                || netdev_health(port->netdev))) {
             dp_link_check(dp, port);
         }
     }

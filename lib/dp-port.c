@@ -7,6 +7,11 @@
  * the same interface, removing it.  What PMDs read of a port never
  * changes once published; a port that gets another netdev is a new
  * struct (see dp.h).  Control thread only.
+ *
+ * A bond port opens each member interface as a port of its own, attaches
+ * them after the bond and removes them before it; the bond module picks
+ * the member for each packet, and the link state of the members (from
+ * dp-link.c) enables and disables them.
  */
 #include <autoconf.h>
 #include "dp.h"
@@ -16,6 +21,7 @@
 #include <string.h>
 #include <urcu-qsbr.h>
 
+#include "bond.h"
 #include "config.h"
 #include "dp-private.h"
 #include "netdev.h"
@@ -38,12 +44,22 @@ dp_port_type(const struct config_other *other)
 struct dp_port *
 dp_port_lookup(const struct dp *dp, const char *name)
 {
+    /* Bond members are named after their interfaces, which
+     * dp_check_config() keeps apart from the names of ports. */
     for (int i = 0; i < DP_MAX_PORTS; i++) {
         if (dp->ports[i] && !strcmp(dp->ports[i]->name, name)) {
             return dp->ports[i];
         }
     }
     return NULL;
+}
+
+struct dp_port *
+dp_bond_lookup(const struct dp *dp, const char *name)
+{
+    struct dp_port *port = dp_port_lookup(dp, name);
+
+    return port && port->bond ? port : NULL;
 }
 
 const char *
@@ -68,6 +84,7 @@ dp_port_new(const struct dp_port *tmpl)
     struct dp_port *port = xzalloc(sizeof *port);
 
     port->state = DP_PORT_MISSING;
+    port->bond_port_no = DP_PORT_NONE;
     if (tmpl) {
         port->port_no = tmpl->port_no;
         port->name = xstrdup(tmpl->name);
@@ -80,6 +97,7 @@ dp_port_new(const struct dp_port *tmpl)
         port->n_down = tmpl->n_down;
         port->vlan = tmpl->vlan;
         port->stats_base = tmpl->stats_base;
+        port->bond_port_no = tmpl->bond_port_no;
     }
     return port;
 }
@@ -191,13 +209,64 @@ dp_port_create_veth(const struct config_port *cp, bool *created)
     return error;
 }
 
+/* Opens bond 'cp' and each of its members (not attached). */
+static struct dp_port *
+dp_port_open_bond(struct dp *dp, const struct config_port *cp,
+                  const struct config_other *other, char **errp)
+{
+    struct dp_port *port = dp_port_new(NULL);
+    enum bond_mode mode = BOND_MODE_ACTIVE_BACKUP;
+    long long now = time_msec();
+
+    port->name = xstrdup(cp->name);
+    port->ifname = xstrdup("");
+    port->state = DP_PORT_UP;
+    ofproto_port_settings_init(&port->vlan,
+                               config_vlan_mode_to_string(cp->vlan_mode),
+                               cp->tag, cp->trunks, cp->n_trunks);
+    if (cp->bond_mode) {
+        bond_mode_from_string(cp->bond_mode, &mode);
+    }
+    port->bond = bond_create(cp->name, mode, now);
+    bond_set_rebalance_interval(port->bond,
+                                cp->bond_rebalance_interval >= 0
+                                ? cp->bond_rebalance_interval
+                                : BOND_REBALANCE_INTERVAL_DEFAULT, now);
+    port->members = xcalloc(cp->n_members + 1, sizeof *port->members);
+    for (size_t i = 0; i < cp->n_members; i++) {
+        struct config_port member = {
+            .name = cp->members[i],
+            .interface = cp->members[i],
+            .type = CONFIG_PORT_SYSTEM,
+            .vlan_mode = CONFIG_VLAN_TRUNK,
+            .n_rxq = cp->n_rxq,
+        };
+        struct dp_port *m = dp_port_open(dp, &member, other, errp);
+
+        if (!m) {
+            char *why = *errp;
+
+            *errp = xasprintf("bond %s: %s", cp->name, why);
+            free(why);
+            dp_port_close(port);
+            return NULL;
+        }
+        port->members[port->n_members++] = m;
+    }
+    return port;
+}
+
 struct dp_port *
 dp_port_open(struct dp *dp, const struct config_port *cp,
              const struct config_other *other, char **errp)
 {
-    struct dp_port *port = dp_port_new(NULL);
+    struct dp_port *port;
     bool replaces = false;
 
+    if (cp->type == CONFIG_PORT_BOND) {
+        return dp_port_open_bond(dp, cp, other, errp);
+    }
+    port = dp_port_new(NULL);
     port->name = xstrdup(cp->name);
     port->ifname = xstrdup(cp->interface);
     port->tap = cp->type == CONFIG_PORT_TAP;
@@ -238,6 +307,11 @@ void
 dp_port_close(struct dp_port *port)
 {
     if (port) {
+        for (size_t i = 0; i < port->n_members; i++) {
+            dp_port_close(port->members[i]);
+        }
+        free(port->members);
+        bond_destroy(port->bond);
         netdev_close(port->netdev);
         for (int q = 0; q < port->n_rxqs; q++) {
             free(port->rxqs[q]);
@@ -272,6 +346,39 @@ dp_port_poll(struct dp *dp, struct dp_port *port)
     }
 }
 
+/* Publishes the members of bond 'port', just attached, and adds them to
+ * its bond.  A member that finds no free port number is left out. */
+static void
+dp_port_attach_members(struct dp *dp, struct dp_port *port)
+{
+    struct dp_port **members = port->members;
+    size_t n = port->n_members;
+
+    port->members = NULL;
+    port->n_members = 0;
+    ofproto_port_set_bond(dp->ofproto, port->port_no,
+                          bond_get_mode(port->bond), BOND_PORT_NONE);
+    for (size_t i = 0; i < n; i++) {
+        struct dp_port *m = members[i];
+        bool up = m->state == DP_PORT_UP;
+        struct netlink_link_info info;
+        char *name = xstrdup(m->name);
+
+        m->bond_port_no = port->port_no;
+        if (dp_port_attach(dp, m)) {
+            VLOG_ERR("bond %s: member %s left out", port->name, name);
+        } else {
+            bond_member_add(port->bond, m->port_no, m->name, up);
+            if (!netlink_link_get(m->ifname, &info)) {
+                bond_member_set_mac(port->bond, m->port_no, info.mac);
+            }
+        }
+        free(name);
+    }
+    free(members);
+    dp_bond_sync(dp, port);
+}
+
 int
 dp_port_attach(struct dp *dp, struct dp_port *port)
 {
@@ -293,12 +400,27 @@ dp_port_attach(struct dp *dp, struct dp_port *port)
     dp_port_set_number(port, port_no);
     rcu_assign_pointer(dp->ports[port_no], port);
     dp->n_ports++;
-    ofproto_port_add(dp->ofproto, port_no, port->name, &port->vlan);
+    if (port->bond) {
+        ofproto_port_add(dp->ofproto, port_no, port->name, &port->vlan);
+        VLOG_INFO("port %s: bond, %s, port number %d", port->name,
+                  bond_mode_to_string(bond_get_mode(port->bond)), port_no);
+        dp_port_attach_members(dp, port);
+        return 0;
+    }
+    if (port->bond_port_no != DP_PORT_NONE) {
+        ofproto_member_add(dp->ofproto, port_no, port->name,
+                           port->bond_port_no);
+    } else {
+        ofproto_port_add(dp->ofproto, port_no, port->name, &port->vlan);
+    }
     dp_port_poll(dp, port);
-    VLOG_INFO("port %s: interface %s, port number %d, %s provider, link %s",
-              port->name, port->ifname, port_no,
+    VLOG_INFO("port %s: interface %s, port number %d, %s provider, link "
+              "%s%s%s", port->name, port->ifname, port_no,
               netdev_get_type(port->netdev),
-              dp_port_state_to_string(port->state));
+              dp_port_state_to_string(port->state),
+              port->bond_port_no != DP_PORT_NONE ? ", member of bond " : "",
+              port->bond_port_no != DP_PORT_NONE
+              ? dp->ports[port->bond_port_no]->name : "");
     return 0;
 }
 
@@ -315,8 +437,20 @@ dp_wait_revalidation(void)
 void
 dp_port_remove(struct dp *dp, struct dp_port *port)
 {
-    struct pmd **none = xcalloc(port->n_rxqs + 1, sizeof *none);
+    struct pmd **none;
 
+    if (port->bond) {
+        /* Members first: no flow or bucket may name a freed number. */
+        for (int i = 0; i < DP_MAX_PORTS; i++) {
+            struct dp_port *m = dp->ports[i];
+
+            if (m && m->bond_port_no == port->port_no) {
+                bond_member_remove(port->bond, m->port_no);
+                dp_port_remove(dp, m);
+            }
+        }
+    }
+    none = xcalloc(port->n_rxqs + 1, sizeof *none);
     dp_move_rxqs(dp, port->rxqs, port->n_rxqs, none);
     free(none);
     rcu_assign_pointer(dp->ports[port->port_no], NULL);
@@ -354,6 +488,50 @@ dp_port_get_stats(const struct dp_port *port, struct netdev_stats *s)
     }
     for (size_t i = 0; i < sizeof *s / sizeof(uint64_t); i++) {
         sum[i] += base[i];
+    }
+}
+
+/* Bonds. */
+
+void
+dp_bond_sync(struct dp *dp, struct dp_port *port)
+{
+    ofproto_port_set_bond(dp->ofproto, port->port_no,
+                          bond_get_mode(port->bond),
+                          bond_get_active_member(port->bond));
+}
+
+void
+dp_bond_member_set_enabled(struct dp *dp, const struct dp_port *member,
+                           bool up)
+{
+    struct dp_port *port;
+
+    if (member->bond_port_no == DP_PORT_NONE) {
+        return;
+    }
+    port = dp->ports[member->bond_port_no];
+    if (port && port->bond) {
+        /* bond.c logs the change. */
+        bond_member_set_enabled(port->bond, member->port_no, up);
+        dp_bond_sync(dp, port);
+    }
+}
+
+void
+dp_bond_run(struct dp *dp, long long now)
+{
+    for (int i = 0; i < DP_MAX_PORTS; i++) {
+        struct dp_port *port = dp->ports[i];
+
+        if (port && port->bond && now >= bond_next_rebalance(port->bond)) {
+            int n = bond_rebalance(port->bond, now);
+
+            if (n) {
+                VLOG_INFO("bond %s: rebalanced, %d hash buckets moved",
+                          port->name, n);
+            }
+        }
     }
 }
 

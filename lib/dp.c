@@ -17,6 +17,7 @@
 #include <unistd.h>
 #include <urcu-qsbr.h>
 
+#include "bond.h"
 #include "config.h"
 #include "config-check.h"
 #include "mac-learning.h"
@@ -83,6 +84,7 @@ char *
 dp_check_config(const struct pmd_config *cfg)
 {
     const struct config_bridge *br;
+    size_t n_ports;
     char *error;
 
     if (cfg->n_bridges != 1) {
@@ -90,17 +92,27 @@ dp_check_config(const struct pmd_config *cfg)
                          "%zu", cfg->n_bridges);
     }
     br = &cfg->bridges[0];
-    if (br->n_ports > DP_MAX_PORTS) {
-        return xasprintf("bridge %s: at most %d ports are supported",
-                         br->name, DP_MAX_PORTS);
+    /* Each bond member is a datapath port of its own. */
+    n_ports = br->n_ports;
+    for (size_t i = 0; i < br->n_ports; i++) {
+        n_ports += br->ports[i].n_members;
+    }
+    if (n_ports > DP_MAX_PORTS) {
+        return xasprintf("bridge %s: at most %d ports are supported, "
+                         "counting each bond member", br->name,
+                         DP_MAX_PORTS);
     }
     for (size_t i = 0; i < br->n_ports; i++) {
         const struct config_port *p = &br->ports[i];
         struct ofproto_port_settings s;
 
-        if (p->type == CONFIG_PORT_BOND) {
-            return xasprintf("port %s: bonds are not supported yet",
-                             p->name);
+        /* A member's datapath port is named after its interface. */
+        for (size_t j = 0; j < p->n_members; j++) {
+            if (config_bridge_find_port(br, p->members[j])) {
+                return xasprintf("port %s: member interface %s has the "
+                                 "name of a port; rename that port",
+                                 p->name, p->members[j]);
+            }
         }
         /* config.c has checked these; this keeps a hand-built config from
          * getting a port that silently carries no VLAN. */
@@ -387,6 +399,37 @@ dp_pmd_in(const struct pmd *pmd, struct pmd *const *pmds, int n)
     return false;
 }
 
+/* The lowest bond load slot (see bond.h) that no PMD of the new set uses:
+ * the 'n' in 'pmds' so far and those of 'dp' on one of the 'n_cores' in
+ * 'cores'.  A PMD that goes may share its slot with a new one: it stops
+ * polling, and a grace period passes, before the new one gets rx queues,
+ * so the slot still has one writer at a time. */
+static unsigned int
+dp_free_bond_slot(const struct dp *dp, const int cores[], int n_cores,
+                  struct pmd *const *pmds, int n)
+{
+    uint64_t used = 0;
+
+    BUILD_ASSERT(DP_MAX_PMDS <= BOND_MAX_PMDS && BOND_MAX_PMDS <= 64);
+    for (int i = 0; i < dp->n_pmds; i++) {
+        for (int j = 0; j < n_cores; j++) {
+            if (dp->pmds[i]->core_id == cores[j]) {
+                used |= UINT64_C(1) << dp->pmds[i]->bond_slot;
+            }
+        }
+    }
+    for (int i = 0; i < n; i++) {
+        used |= UINT64_C(1) << pmds[i]->bond_slot;
+    }
+    for (unsigned int slot = 0; slot < BOND_MAX_PMDS; slot++) {
+        if (!(used & (UINT64_C(1) << slot))) {
+            return slot;
+        }
+    }
+    /* The new set has at most DP_MAX_PMDS PMDs. */
+    ovs_abort_assert(__FILE__, __LINE__, "a free bond slot");
+}
+
 static struct pmd *
 dp_find_pmd(const struct dp *dp, int core_id)
 {
@@ -427,7 +470,10 @@ dp_set_pmds(struct dp *dp, const int cores[], int n)
         if (!pmds[i]) {
             int error;
 
+            unsigned int slot = dp_free_bond_slot(dp, cores, n, pmds, i);
+
             pmds[i] = pmd_create(dp, cores[i]);
+            pmds[i]->bond_slot = slot;
             error = pmd_start(pmds[i]);
             if (error) {
                 char *msg = xasprintf("cannot start pmd thread on core "
@@ -537,6 +583,8 @@ dp_swap_providers(struct dp *dp, const struct config_other *other)
             dp_port_close(fresh[i]);
         } else if (fresh[i]) {
             dp_port_replace(dp, dp->ports[i], fresh[i]);
+            dp_bond_member_set_enabled(dp, fresh[i],
+                                       fresh[i]->state == DP_PORT_UP);
             VLOG_INFO("port %s: now on the %s provider", fresh[i]->name,
                       netdev_get_type(fresh[i]->netdev));
         }
@@ -719,6 +767,7 @@ dp_run(struct dp *dp)
     netdev_run();
     ofproto_run(dp->ofproto, now);
     dp_link_run(dp, now);
+    dp_bond_run(dp, now);
     if (now >= dp->next_interval_ms) {
         dp->next_interval_ms = now + PMD_RXQ_INTERVAL_MS;
         dp_sample_usage(dp);
@@ -754,6 +803,11 @@ dp_log_stats(const struct dp *dp)
                   s.rx_bytes, s.tx_packets, s.tx_bytes, s.rx_ring_full,
                   s.rx_truncated, s.rx_errors, s.tx_queue_full,
                   s.tx_too_big, s.tx_port_down, s.tx_errors);
+        if (port->bond) {
+            VLOG_INFO("status: port %s bond, %s", port->name,
+                      bond_mode_to_string(bond_get_mode(port->bond)));
+            continue;
+        }
         buf[0] = '\0';
         if (port->netdev) {
             netdev_get_status(port->netdev, buf, sizeof buf);

@@ -41,13 +41,19 @@ enum dp_port_state {
                                  * closed until it comes back. */
 };
 
-/* A port.  Once published in dp->ports, PMDs read only 'port_no' and
- * 'netdev', which never change: a port that gets another netdev (provider
- * swap, interface back) is replaced by a new struct. */
+/* A port.  Once published in dp->ports, PMDs read only 'port_no',
+ * 'netdev' and 'bond', which never change: a port that gets another
+ * netdev (provider swap, interface back) is replaced by a new struct.
+ *
+ * A bond is a port with a 'bond' and no netdev, rx queues or interface
+ * ('ifname' is ""); it is a port of the slow path.  Each of its members
+ * is an ordinary port named after its interface, with 'bond_port_no' set,
+ * that the slow path maps to the bond. */
 struct dp_port {
     uint16_t port_no;           /* Index in dp->ports. */
     char *name;                 /* Port name from the config. */
-    struct netdev *netdev;      /* NULL while missing. */
+    struct netdev *netdev;      /* NULL while missing, and for a bond. */
+    struct bond *bond;          /* Bonds only; owned by the port. */
 
     /* Control thread only. */
     char *ifname;               /* The kernel interface it stands for. */
@@ -66,7 +72,16 @@ struct dp_port {
     int n_rxqs;
     struct netdev_stats stats_base; /* Of netdevs this port had before. */
     struct ofproto_port_settings vlan; /* VLAN mode, tag and trunks. */
+    uint16_t bond_port_no;      /* Bond members: the bond's port number;
+                                 * else DP_PORT_NONE. */
+    struct dp_port **members;   /* A bond not attached yet: its members,
+                                 * opened, not attached; NULL once
+                                 * attached (they are in dp->ports). */
+    size_t n_members;
 };
+
+/* No port. */
+#define DP_PORT_NONE UINT16_MAX
 
 const char *dp_port_state_to_string(enum dp_port_state);
 
@@ -122,7 +137,7 @@ void dp_stop_pmds(struct dp *);
  * sampling. */
 void dp_run(struct dp *);
 
-/* The port named 'name', or NULL. */
+/* The port named 'name' (a bond member by its interface), or NULL. */
 struct dp_port *dp_port_lookup(const struct dp *, const char *name);
 
 /* Opens the port 'cp' describes with the provider 'other' selects,
@@ -180,6 +195,30 @@ void ofproto_register_commands(struct dp *);
  * against 'dp''s ports, and waits until every PMD uses them.  Returns NULL,
  * or an error message to free with nothing changed.  Control thread. */
 char *dp_set_rules(struct dp *, const struct config_bridge *br);
+
+/* Bonds (dp-port.c). */
+
+/* Returns the bond port named 'name', or NULL. */
+struct dp_port *dp_bond_lookup(const struct dp *, const char *name);
+
+/* Tells the bond of 'member' (nothing if it is no bond member) whether
+ * the member's link is 'up' (open and up), and the slow path which member
+ * is active now.  Link changes call it first, before the slower rx queue
+ * moves, so that failover takes effect at once.  Control thread. */
+void dp_bond_member_set_enabled(struct dp *, const struct dp_port *member,
+                                bool up);
+
+/* Rebalances every bond whose rebalance is due at 'now'.  Called by
+ * dp_run(). */
+void dp_bond_run(struct dp *, long long now);
+
+/* Tells the slow path the active member of 'bond' (a bond port), after a
+ * change made through bond.h (set-active-member, admin state). */
+void dp_bond_sync(struct dp *, struct dp_port *bond);
+
+/* Registers bond/show, bond/set-active-member, bond/enable-member and
+ * bond/disable-member (bond-commands.c). */
+void bond_commands_register(struct dp *);
 
 /* Logs port and PMD counters as "stats:" lines and in Open vSwitch's
  * pmd-stats-show layout. */

@@ -17,6 +17,7 @@
 #include <unistd.h>
 #include <urcu-qsbr.h>
 
+#include "bond.h"
 #include "dp.h"
 #include "dpcls.h"
 #include "miniflow.h"
@@ -158,11 +159,30 @@ pmd_flush_tx(struct pmd *pmd)
 }
 
 void
-pmd_output_bond(struct pmd *pmd, uint16_t port_no OVS_UNUSED,
-                uint32_t hash OVS_UNUSED, struct dp_packet *packet OVS_UNUSED)
+pmd_output_bond(struct pmd *pmd, uint16_t port_no, uint32_t hash,
+                struct dp_packet *packet)
 {
-    /* The bond code plugs in here; until then the packet is dropped. */
-    pmd_perf_add(&pmd->perf, PMD_STAT_DROP_BOND_OUTPUT, 1);
+    struct dp_port *port = rcu_dereference(pmd->dp->ports[port_no]);
+    const struct bond_map *map;
+    uint16_t member;
+
+    if (UNLIKELY(!port || !port->bond)) {
+        pmd_perf_add(&pmd->perf, PMD_STAT_DROP_BOND_OUTPUT, 1);
+        return;
+    }
+    /* The receive path set the RSS hash of every packet (see hash.h); an
+     * action never recomputes it. */
+    if (!hash) {
+        hash = packet->rss_hash;
+    }
+    map = bond_map_get(port->bond);
+    member = bond_map_port(map, hash);
+    if (UNLIKELY(member == BOND_PORT_NONE)) {
+        pmd_perf_add(&pmd->perf, PMD_STAT_DROP_BOND_OUTPUT, 1);
+        return;
+    }
+    bond_map_account(map, pmd->bond_slot, hash, packet->size);
+    pmd_output(pmd, member, packet);
 }
 
 static void

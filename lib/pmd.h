@@ -102,6 +102,8 @@ struct pmd {
     /* Set by the control thread before the thread starts. */
     struct dp *dp;
     int core_id;                /* Also the tx queue id on every port. */
+    unsigned int bond_slot;     /* Its bond load counters, < BOND_MAX_PMDS;
+                                 * unique among running PMDs. */
     pthread_t thread;
     bool started;               /* 'thread' runs (control thread). */
     bool exit;                  /* Control thread writes, PMD reads. */
@@ -167,9 +169,11 @@ void pmd_stop(struct pmd *);
 void pmd_output(struct pmd *, uint16_t port_no, struct dp_packet *packet);
 
 /* Queues 'packet' for output on a member of bond port 'port_no', chosen
- * by 'hash' (or by the packet's RSS hash if 'hash' is 0): the one place
- * where DP_ACTION_BOND_OUTPUT reaches the bond code.  Until that is wired
- * in, counts the packet in PMD_STAT_DROP_BOND_OUTPUT (PMD thread). */
+ * by 'hash' (or by the packet's RSS hash, computed once on receive, if
+ * 'hash' is 0) through the bond's bucket map, and adds its size to the
+ * bucket's load: the one place where DP_ACTION_BOND_OUTPUT reaches the
+ * bond code.  If the bond has no enabled member (or is gone), counts the
+ * packet in PMD_STAT_DROP_BOND_OUTPUT instead (PMD thread). */
 void pmd_output_bond(struct pmd *, uint16_t port_no, uint32_t hash,
                      struct dp_packet *packet);
 

@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <urcu-qsbr.h>
+#include "bond.h"
 #include "coverage.h"
 #include "flow-format.h"
 #include "mac-learning.h"
@@ -39,11 +40,21 @@ COVERAGE_DEFINE(normal_drop_untagged_not_allowed);
 COVERAGE_DEFINE(normal_mac_moved);
 /* Packets the rule table dropped because no rule matched. */
 COVERAGE_DEFINE(rule_table_miss);
+/* Frames a bond drops on input (see ofproto_port_set_bond()). */
+COVERAGE_DEFINE(bond_drop_backup_member);
+COVERAGE_DEFINE(bond_drop_reflection);
 
 struct ofproto_port {
     uint16_t port_no;
     char name[OFPROTO_PORT_NAME_SIZE];
     struct ofproto_port_settings s; /* VLAN mode, tag and trunks. */
+    uint16_t bundle;            /* The bridge port this port is part of:
+                                 * 'port_no', or for a bond member the
+                                 * bond's port number. */
+    bool is_bond;               /* A bond: output is DP_ACTION_BOND_OUTPUT. */
+    enum bond_mode bond_mode;   /* Bonds only. */
+    uint16_t bond_active;       /* Active-backup bonds: the active member,
+                                 * or BOND_PORT_NONE. */
 };
 
 /* A port set.  Never changed once published: writers copy, modify and
@@ -377,19 +388,18 @@ ofproto_mac_learning(struct ofproto *ofproto)
     return ofproto->ml;
 }
 
-int
-ofproto_port_add(struct ofproto *ofproto, uint16_t port_no, const char *name,
-                 const struct ofproto_port_settings *s)
+/* Adds port 'port_no' as part of bridge port 'bundle' (itself for a
+ * bridge port, a bond for a bond member).  See ofproto_port_add(). */
+static int
+ofproto_port_add__(struct ofproto *ofproto, uint16_t port_no,
+                   const char *name, const struct ofproto_port_settings *s,
+                   uint16_t bundle)
 {
-    struct ofproto_port_settings trunk_all;
     struct ofproto_ports *old, *new;
+    const struct ofproto_port *b;
     size_t name_len = strlen(name);
     size_t i;
 
-    if (!s) {
-        ofproto_port_settings_init(&trunk_all, NULL, 0, NULL, 0);
-        s = &trunk_all;
-    }
     if (!name_len || name_len >= OFPROTO_PORT_NAME_SIZE
         || !ofproto_port_settings_is_valid(s)) {
         return EINVAL;
@@ -402,6 +412,11 @@ ofproto_port_add(struct ofproto *ofproto, uint16_t port_no, const char *name,
         pthread_mutex_unlock(&ofproto->ports_mutex);
         return EEXIST;
     }
+    b = ofproto_ports_find(old, bundle);
+    if (bundle != port_no && (!b || b->bundle != bundle)) {
+        pthread_mutex_unlock(&ofproto->ports_mutex);
+        return ENOENT;
+    }
     if (old->n >= OFPROTO_MAX_PORTS) {
         pthread_mutex_unlock(&ofproto->ports_mutex);
         return ENOSPC;
@@ -412,11 +427,87 @@ ofproto_port_add(struct ofproto *ofproto, uint16_t port_no, const char *name,
     new->ports[i].port_no = port_no;
     memcpy(new->ports[i].name, name, name_len + 1);
     new->ports[i].s = *s;
+    new->ports[i].bundle = bundle;
+    new->ports[i].bond_active = BOND_PORT_NONE;
     memcpy(&new->ports[i + 1], &old->ports[i],
            (old->n - i) * sizeof old->ports[0]);
     free(ofproto_ports_replace__(ofproto, new));
     pthread_mutex_unlock(&ofproto->ports_mutex);
     return 0;
+}
+
+int
+ofproto_port_add(struct ofproto *ofproto, uint16_t port_no, const char *name,
+                 const struct ofproto_port_settings *s)
+{
+    struct ofproto_port_settings trunk_all;
+
+    if (!s) {
+        ofproto_port_settings_init(&trunk_all, NULL, 0, NULL, 0);
+        s = &trunk_all;
+    }
+    return ofproto_port_add__(ofproto, port_no, name, s, port_no);
+}
+
+int
+ofproto_member_add(struct ofproto *ofproto, uint16_t port_no,
+                   const char *name, uint16_t bond_port_no)
+{
+    struct ofproto_port_settings none;
+
+    /* A member carries no VLAN of its own: the bond's settings apply. */
+    memset(&none, 0, sizeof none);
+    if (port_no == bond_port_no) {
+        return EINVAL;
+    }
+    return ofproto_port_add__(ofproto, port_no, name, &none, bond_port_no);
+}
+
+int
+ofproto_port_set_bond(struct ofproto *ofproto, uint16_t port_no,
+                      enum bond_mode mode, uint16_t active)
+{
+    struct ofproto_ports *old, *new;
+    struct ofproto_port *port;
+    size_t i;
+
+    pthread_mutex_lock(&ofproto->ports_mutex);
+    old = ofproto->ports;
+    i = ofproto_ports_lower_bound(old, port_no);
+    if (i >= old->n || old->ports[i].port_no != port_no
+        || old->ports[i].bundle != port_no) {
+        pthread_mutex_unlock(&ofproto->ports_mutex);
+        return ENOENT;
+    }
+    if (mode != BOND_MODE_ACTIVE_BACKUP) {
+        active = BOND_PORT_NONE;
+    }
+    port = &old->ports[i];
+    if (port->is_bond && port->bond_mode == mode
+        && port->bond_active == active) {
+        pthread_mutex_unlock(&ofproto->ports_mutex);
+        return 0;
+    }
+    new = ofproto_ports_alloc(old->n);
+    memcpy(new->ports, old->ports, old->n * sizeof old->ports[0]);
+    port = &new->ports[i];
+    port->is_bond = true;
+    port->bond_mode = mode;
+    port->bond_active = active;
+    free(ofproto_ports_replace__(ofproto, new));
+    pthread_mutex_unlock(&ofproto->ports_mutex);
+    return 0;
+}
+
+bool
+ofproto_port_bundle(const struct ofproto *ofproto, uint16_t port_no,
+                    uint16_t *bundle)
+{
+    const struct ofproto_port *port;
+
+    port = ofproto_ports_find(ofproto_ports_get(ofproto), port_no);
+    *bundle = port ? port->bundle : port_no;
+    return port != NULL;
 }
 
 int
@@ -618,15 +709,32 @@ ofproto_run(struct ofproto *ofproto, long long now)
     mac_learning_run(ofproto->ml, now);
 }
 
-/* The VLAN a packet with key 'flow' belongs to as NORMAL sees it, or -1
- * if its input port is not a bridge port or does not accept it.  RCU
- * reader. */
-static int
-ofproto_flow_vlan(const struct ofproto *ofproto, const struct flow *flow)
+/* The bridge port 'port' is part of in 'ports': itself, or for a bond
+ * member the bond (NULL if the bond is gone). */
+static const struct ofproto_port *
+ofproto_ports_bundle(const struct ofproto_ports *ports,
+                     const struct ofproto_port *port)
 {
+    if (!port || port->bundle == port->port_no) {
+        return port;
+    }
+    return ofproto_ports_find(ports, port->bundle);
+}
+
+/* The VLAN a packet with key 'flow' belongs to as NORMAL sees it, or -1
+ * if its input port is not a bridge port or does not accept it.  Stores
+ * in '*bundle' the bridge port that received it (the bond, for a bond
+ * member).  RCU reader. */
+static int
+ofproto_flow_vlan(const struct ofproto *ofproto, const struct flow *flow,
+                  uint16_t *bundle)
+{
+    const struct ofproto_ports *ports = ofproto_ports_get(ofproto);
     const struct ofproto_port *port;
 
-    port = ofproto_ports_find(ofproto_ports_get(ofproto), flow->in_port);
+    port = ofproto_ports_bundle(ports,
+                                ofproto_ports_find(ports, flow->in_port));
+    *bundle = port ? port->port_no : flow->in_port;
     return port ? ofproto_port_input_vlan(&port->s, flow->vlans_tci[0]) : -1;
 }
 
@@ -634,15 +742,15 @@ void
 ofproto_mac_refresh(struct ofproto *ofproto, const struct flow *flow,
                     long long now)
 {
+    uint16_t bundle;
     int vlan;
 
     if (eth_addr_is_multicast(flow->dl_src)) {
         return;
     }
-    vlan = ofproto_flow_vlan(ofproto, flow);
+    vlan = ofproto_flow_vlan(ofproto, flow, &bundle);
     if (vlan >= 0) {
-        mac_learning_refresh(ofproto->ml, flow->dl_src, vlan, flow->in_port,
-                             now);
+        mac_learning_refresh(ofproto->ml, flow->dl_src, vlan, bundle, now);
     }
 }
 
@@ -777,6 +885,13 @@ xlate_vlan_set_tci(struct xlate_ctx *ctx, ovs_be16 tci, ovs_be16 mask)
     ctx->vlan_tci = ctx->flow.vlans_tci[0] & htons(VLAN_VID_MASK | VLAN_CFI);
 }
 
+/* The VID of the packet's outer tag as it is now, 0 if untagged. */
+static uint16_t
+xlate_current_vid(struct xlate_ctx *ctx)
+{
+    return ntohs(xlate_vlan_current(ctx)) & VLAN_VID_MASK;
+}
+
 /* Makes the packet leave untagged ('vid' 0) or tagged with 'vid', with
  * the least actions; a tag that stays keeps its priority bits. */
 static void
@@ -894,6 +1009,30 @@ xlate_port_vlan_string(const struct ofproto_port *port, char buf[64])
     return buf;
 }
 
+/* Outputs the packet as it is now to 'port'.  A bond gets one
+ * DP_ACTION_BOND_OUTPUT: the PMD picks the member, by the balance-slb hash
+ * of the source MAC and VLAN 'vlan' (if negative: of the packet's outer
+ * tag, read only then, so that other outputs leave it out of the mask) or,
+ * in the other modes, by the packet's RSS hash. */
+static void
+xlate_port_output(struct xlate_ctx *ctx, const struct ofproto_port *port,
+                  int vlan)
+{
+    if (port->is_bond) {
+        struct dp_action a;
+
+        dp_action_init(&a, DP_ACTION_BOND_OUTPUT);
+        a.port = port->port_no;
+        if (port->bond_mode == BOND_MODE_BALANCE_SLB) {
+            a.hash = bond_slb_hash(xlate_read_dl_src(ctx),
+                                   vlan < 0 ? xlate_current_vid(ctx) : vlan);
+        }
+        xlate_emit(ctx, &a);
+    } else {
+        xlate_output(ctx, port->port_no);
+    }
+}
+
 /* Outputs a frame of 'vlan' to 'port', tagged or not as the port wants
  * it. */
 static void
@@ -901,15 +1040,15 @@ xlate_normal_output(struct xlate_ctx *ctx, const struct ofproto_port *port,
                     uint16_t vlan)
 {
     xlate_vlan_commit(ctx, ofproto_port_output_vid(&port->s, vlan));
-    xlate_output(ctx, port->port_no);
+    xlate_port_output(ctx, port, vlan);
 }
 
-/* Outputs to every port that carries 'vlan' except 'in_port', in port
- * number order within two groups: first the ports that take the frame
- * tagged if it is tagged now, else those that take it untagged; then the
- * others.  All tagged outputs carry the same VID, so this emits at most
- * two VLAN actions, and a priority-tagged frame keeps its priority on the
- * tagged outputs. */
+/* Outputs to every bridge port that carries 'vlan' except 'in_port' (a
+ * bond member is not one: its bond is), in port number order within two
+ * groups: first the ports that take the frame tagged if it is tagged now,
+ * else those that take it untagged; then the others.  All tagged outputs
+ * carry the same VID, so this emits at most two VLAN actions, and a
+ * priority-tagged frame keeps its priority on the tagged outputs. */
 static void
 xlate_normal_flood(struct xlate_ctx *ctx, uint16_t in_port, uint16_t vlan)
 {
@@ -922,6 +1061,7 @@ xlate_normal_flood(struct xlate_ctx *ctx, uint16_t in_port, uint16_t vlan)
             const struct ofproto_port *port = &ctx->ports->ports[i];
 
             if (port->port_no != in_port
+                && port->bundle == port->port_no
                 && ofproto_port_settings_carries(&port->s, vlan)
                 && (ofproto_port_output_vid(&port->s, vlan) != 0) == tagged) {
                 xlate_normal_output(ctx, port, vlan);
@@ -952,6 +1092,46 @@ xlate_normal_drop_vlan(struct xlate_ctx *ctx, const struct ofproto_port *port,
     }
 }
 
+/* Returns true if bond 'bond' admits a frame from 'dl_src' in 'vlan'
+ * received on its member 'in_port'; otherwise counts and traces the drop.
+ * Without LACP the bond's partner may send a frame back on another member
+ * (a flood it takes for its own), so, as Open vSwitch does for SLB bonds:
+ * an active-backup bond takes frames on its active member only, and a
+ * balance bond drops a frame whose source MAC is learned on another
+ * bridge port, since the MAC would otherwise move to the bond.  Reads the
+ * MAC table, whose changes revalidate the flows. */
+static bool
+xlate_bond_admits(struct xlate_ctx *ctx, const struct ofproto_port *bond,
+                  uint16_t in_port, struct eth_addr dl_src, uint16_t vlan)
+{
+    char port_s[XLATE_PORT_STRING_SIZE];
+    int learned;
+
+    if (bond->bond_mode == BOND_MODE_ACTIVE_BACKUP) {
+        if (in_port != bond->bond_active) {
+            COVERAGE_INC(bond_drop_backup_member);
+            xlate_report(ctx, "NORMAL: bond %s received on member %s, "
+                         "which is not active, dropping", bond->name,
+                         xlate_port_string(ctx, in_port, port_s));
+            return false;
+        }
+        return true;
+    }
+    if (eth_addr_is_multicast(dl_src)) {
+        return true;
+    }
+    learned = mac_learning_lookup(ctx->ofproto->ml, dl_src, vlan, ctx->now);
+    if (learned >= 0 && learned != bond->port_no) {
+        COVERAGE_INC(bond_drop_reflection);
+        xlate_report(ctx, "NORMAL: bond %s: source "ETH_ADDR_FMT" is "
+                     "learned on port %s, dropping a reflection",
+                     bond->name, ETH_ADDR_ARGS(dl_src),
+                     xlate_port_string(ctx, learned, port_s));
+        return false;
+    }
+    return true;
+}
+
 /* A learning bridge.  It consults in_port; then, if that is a bridge port,
  * the outer VLAN VID and CFI; then, if the port accepts that VLAN, dl_src
  * and dl_dst, all of them in full.  The outer PCP is never read: NORMAL
@@ -977,7 +1157,12 @@ xlate_normal(struct xlate_ctx *ctx)
     int in_vlan;
 
     in_port = xlate_read_in_port(ctx);
-    in = ofproto_ports_find(ctx->ports, in_port);
+    in = ofproto_ports_bundle(ctx->ports,
+                              ofproto_ports_find(ctx->ports, in_port));
+    if (in && in->port_no != in_port) {
+        xlate_report(ctx, "NORMAL: in_port %"PRIu16" is a member of bond %s",
+                     in_port, in->name);
+    }
     if (!in) {
         COVERAGE_INC(normal_drop_unknown_in_port);
         xlate_report(ctx, "NORMAL: in_port %"PRIu16" is not a port of "
@@ -994,6 +1179,11 @@ xlate_normal(struct xlate_ctx *ctx)
     dl_src = xlate_read_dl_src(ctx);
     dl_dst = xlate_read_dl_dst(ctx);
 
+    if (in->is_bond && !xlate_bond_admits(ctx, in, in_port, dl_src, vlan)) {
+        return;
+    }
+    /* From here on the bridge port is what counts, not the member. */
+    in_port = in->port_no;
     if (ctx->learn) {
         xlate_normal_learn(ctx, dl_src, vlan, in_port);
     }
@@ -1039,16 +1229,37 @@ xlate_normal(struct xlate_ctx *ctx)
 static void
 xlate_rule_output(struct xlate_ctx *ctx, uint16_t port_no)
 {
+    const struct ofproto_port *port = ofproto_ports_find(ctx->ports,
+                                                         port_no);
     char port_s[XLATE_PORT_STRING_SIZE];
 
     if (port_no == xlate_read_in_port(ctx)) {
         xlate_report(ctx, "rule: skipping output to the input port %s",
                      xlate_port_string(ctx, port_no, port_s));
-    } else if (!ofproto_ports_find(ctx->ports, port_no)) {
+    } else if (!port) {
         xlate_report(ctx, "rule: skipping output to port %"PRIu16", not a "
                      "port of the bridge", port_no);
     } else {
-        xlate_output(ctx, port_no);
+        xlate_port_output(ctx, port, -1);
+    }
+}
+
+/* Outputs the packet as it is now to every bridge port but the one it
+ * came in on (for a bond member: its bond).  Members are reached through
+ * their bond. */
+static void
+xlate_rule_flood(struct xlate_ctx *ctx)
+{
+    uint16_t in_port = xlate_read_in_port(ctx);
+    const struct ofproto_port *in = ofproto_ports_find(ctx->ports, in_port);
+    uint16_t in_bundle = in ? in->bundle : in_port;
+
+    for (size_t i = 0; i < ctx->ports->n; i++) {
+        const struct ofproto_port *port = &ctx->ports->ports[i];
+
+        if (port->bundle == port->port_no && port->port_no != in_bundle) {
+            xlate_port_output(ctx, port, -1);
+        }
     }
 }
 
@@ -1148,16 +1359,9 @@ xlate_rules(struct xlate_ctx *ctx)
             ctx->normal_ran = true;
             xlate_normal(ctx);
             break;
-        case OFPACT_FLOOD: {
-            uint16_t in_port = xlate_read_in_port(ctx);
-
-            for (size_t p = 0; p < ctx->ports->n; p++) {
-                if (ctx->ports->ports[p].port_no != in_port) {
-                    xlate_output(ctx, ctx->ports->ports[p].port_no);
-                }
-            }
+        case OFPACT_FLOOD:
+            xlate_rule_flood(ctx);
             break;
-        }
         case OFPACT_PUSH_VLAN:
             xlate_vlan_push(ctx, a->tpid, htons(VLAN_CFI));
             break;
@@ -1256,22 +1460,23 @@ flow_mask_is_subset(const struct flow *a, const struct flow *b)
 }
 
 /* True if the source of 'flow' needs no learning: it is multicast, or it
- * is learned on flow->in_port, or the flow does not come from a bridge
- * port or the port does not accept its VLAN (NORMAL learns nothing
- * then). */
+ * is learned on flow->in_port (its bond, for a bond member), or the flow
+ * does not come from a bridge port or the port does not accept its VLAN
+ * (NORMAL learns nothing then). */
 static bool
 source_is_learned(struct ofproto *ofproto, const struct flow *flow,
                   long long now)
 {
+    uint16_t bundle;
     int vlan;
 
     if (eth_addr_is_multicast(flow->dl_src)) {
         return true;
     }
-    vlan = ofproto_flow_vlan(ofproto, flow);
+    vlan = ofproto_flow_vlan(ofproto, flow, &bundle);
     return (vlan < 0
             || mac_learning_lookup(ofproto->ml, flow->dl_src, vlan, now)
-               == flow->in_port);
+               == bundle);
 }
 
 static bool

@@ -37,6 +37,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdbool.h>
+#include "bond.h"
 #include "flow.h"
 #include "miniflow.h"
 
@@ -173,6 +174,35 @@ struct mac_learning *ofproto_mac_learning(struct ofproto *);
  * read-side section (a registered caller is put offline meanwhile). */
 int ofproto_port_add(struct ofproto *, uint16_t port_no, const char *name,
                      const struct ofproto_port_settings *s);
+
+/* Adds port 'port_no' named 'name' as a member of bond 'bond_port_no', a
+ * bridge port already added: a frame received on the member is handled as
+ * received on the bond (its VLAN settings, MACs learned on the bond), and
+ * NORMAL never outputs to the member itself.  Returns 0, EEXIST, ENOSPC or
+ * EINVAL as ofproto_port_add() (EINVAL also if the two numbers are the
+ * same), or ENOENT if 'bond_port_no' is not a bridge port.  Remove it with
+ * ofproto_port_del().  Same thread rules as ofproto_port_add(). */
+int ofproto_member_add(struct ofproto *, uint16_t port_no, const char *name,
+                       uint16_t bond_port_no);
+
+/* Makes bridge port 'port_no' a bond in 'mode' whose active member, for
+ * active-backup, is port 'active' (BOND_PORT_NONE if none; ignored in the
+ * other modes).  NORMAL then outputs to it with one DP_ACTION_BOND_OUTPUT
+ * (hash bond_slb_hash() of the source MAC and VLAN for balance-slb, else
+ * 0) and drops what the bond does not admit: in active-backup, frames
+ * received on any member but the active one; in the balance modes,
+ * frames whose source MAC is learned on another bridge port (reflections
+ * of the switch's own floods by a partner without LACP).  Changes
+ * ofproto_generation() if anything changed.  Returns 0 or ENOENT (no such
+ * bridge port).  Same thread rules as ofproto_port_add(). */
+int ofproto_port_set_bond(struct ofproto *, uint16_t port_no,
+                          enum bond_mode mode, uint16_t active);
+
+/* Stores in '*bundle' the bridge port that port 'port_no' is part of:
+ * 'port_no' itself, or the bond of a bond member.  Returns false (and
+ * 'port_no') if there is no such port.  Any thread (RCU reader). */
+bool ofproto_port_bundle(const struct ofproto *, uint16_t port_no,
+                         uint16_t *bundle);
 
 /* Gives port 'port_no' the VLAN settings 's' (copied) and, if they differ
  * from the old ones, forgets the MACs learned on the port.  Returns 0,

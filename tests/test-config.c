@@ -127,6 +127,7 @@ test_design_example(void)
         CHECK_INT(p->trunks[1], 20);
     }
     CHECK_STR(p->bond_mode, "balance-tcp");
+    CHECK_INT(p->bond_rebalance_interval, -1);
     CHECK(!config_bridge_find_port(br, "nope"), "find nope");
 
     CHECK_INT(br->rules[0].priority, 100);
@@ -198,8 +199,10 @@ test_defaults(void)
         CHECK_INT(p->n_rxq, 1);
         CHECK(!p->create, "create default");
         CHECK_STR(p->bond_mode, NULL);
+        CHECK_INT(p->bond_rebalance_interval, -1);
         p = &config->bridges[0].ports[1];
         CHECK_STR(p->bond_mode, "active-backup");
+        CHECK_INT(p->bond_rebalance_interval, -1);
         CHECK_STR(p->interface, NULL);
         CHECK_INT(config->bridges[0].rules[0].priority, 32768);
         CHECK_STR(config->bridges[0].rules[0].match, "");
@@ -318,7 +321,7 @@ static const struct error_case error_cases[] = {
     { "unknown options key", "{\"bridges\": [{\"name\": \"br0\", \"ports\": "
       "[\n  {\"name\": \"p2\", \"options\": {\"n_rxqs\": 2}}\n]}]}",
       "config.json:2:30: unknown key \"n_rxqs\" in options of port \"p2\" "
-      "(known keys: n_rxq, bond_mode, peer)" },
+      "(known keys: n_rxq, bond_mode, peer, bond-rebalance-interval)" },
     { "unknown other_config key", "{\"bridges\": [],\n \"other_config\": "
       "{\n   \"pmd-cpu-masks\": \"0x2\"\n }}",
       "config.json:3:4: unknown key \"pmd-cpu-masks\" in other_config (known "
@@ -363,6 +366,26 @@ static const struct error_case error_cases[] = {
       "\"members\": [\"e1\"], \"options\": {\"bond_mode\": \"slb\"}}" END1,
       "config.json:1:114: \"bond_mode\" must be one of \"active-backup\", "
       "\"balance-slb\", \"balance-tcp\", got \"slb\"" },
+    { "bond-rebalance-interval too large", PORT1 "{\"name\": \"b\", "
+      "\"type\": \"bond\", \"members\": [\"e1\"], \"options\": "
+      "{\"bond-rebalance-interval\": 10001}}" END1,
+      "config.json:1:128: \"bond-rebalance-interval\" must be an integer "
+      "from 0 to 10000, got 10001" },
+    { "bond-rebalance-interval negative", PORT1 "{\"name\": \"b\", "
+      "\"type\": \"bond\", \"members\": [\"e1\"], \"options\": "
+      "{\"bond-rebalance-interval\": -1}}" END1,
+      "config.json:1:128: \"bond-rebalance-interval\" must be an integer "
+      "from 0 to 10000, got -1" },
+    { "bond-rebalance-interval not a number", PORT1 "{\"name\": \"b\", "
+      "\"type\": \"bond\", \"members\": [\"e1\"], \"options\": "
+      "{\"bond-rebalance-interval\": \"1s\"}}" END1,
+      "config.json:1:128: \"bond-rebalance-interval\" must be an integer "
+      "from 0 to 10000, got \"1s\"" },
+    { "bond-rebalance-interval on a non-bond", PORT1 "{\"name\": \"p1\", "
+      "\"options\": {\"n_rxq\": 1,\n \"bond-rebalance-interval\": 100}}"
+      END1,
+      "config.json:2:2: \"bond-rebalance-interval\" is only allowed on "
+      "ports of type \"bond\"" },
     { "trunk out of range", PORT1 "{\"name\": \"p1\", \"trunks\": [1, "
       "4095]}" END1,
       "config.json:1:69: each entry of \"trunks\" must be an integer from 1 "
@@ -595,6 +618,43 @@ static const struct error_case error_cases[] = {
       "{\"smc-enable\": 1},\n \"bridges\": 5}",
       "config.json:1:33: \"smc-enable\" must be true or false, got 1" },
 };
+
+/* A bond's "bond-rebalance-interval" option: the limits and a value in
+ * between are kept as given. */
+static void
+test_bond_rebalance_interval(void)
+{
+    static const struct {
+        const char *value;
+        int expected;
+    } cases[] = {
+        { "0", 0 }, { "1", 1 }, { "250", 250 }, { "10000", 10000 },
+    };
+
+    for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+        struct pmd_config *config;
+        char *text;
+
+        text = xasprintf(PORT1 "{\"name\": \"b\", \"type\": \"bond\", "
+                         "\"members\": [\"e1\", \"e2\"], \"options\": "
+                         "{\"bond_mode\": \"balance-slb\", "
+                         "\"bond-rebalance-interval\": %s}}" END1,
+                         cases[i].value);
+        config = parse_ok(text);
+        if (config && config->n_bridges == 1
+            && config->bridges[0].n_ports == 1) {
+            const struct config_port *p = &config->bridges[0].ports[0];
+
+            CHECK_INT(p->bond_rebalance_interval, cases[i].expected);
+            CHECK_STR(p->bond_mode, "balance-slb");
+        } else {
+            CHECK(false, "bond-rebalance-interval %s: not parsed",
+                  cases[i].value);
+        }
+        config_destroy(config);
+        free(text);
+    }
+}
 
 static void
 test_errors(void)
@@ -913,6 +973,7 @@ main(void)
     test_defaults();
     test_other_values();
     test_errors();
+    test_bond_rebalance_interval();
     test_other_set();
     test_file();
     test_mutations();

@@ -4,7 +4,10 @@
  *
  * Tests of the PMD pipeline without threads or sockets: a datapath with
  * three ports and a PMD that is driven by hand, fed crafted frames, and
- * checked through its transmit batches, counters and flow table.
+ * checked through its transmit batches, counters and flow table.  A bond
+ * datapath (two ports and a bond of two members) checks bond output: the
+ * member the bond map gives each packet's hash, load accounting, failover
+ * and the drop counter.
  */
 #include <autoconf.h>
 
@@ -15,6 +18,7 @@
 #include <arpa/inet.h>
 #include <urcu-qsbr.h>
 
+#include "bond.h"
 #include "check.h"
 #include "dp.h"
 #include "dpcls.h"
@@ -409,6 +413,177 @@ test_rewrite_flow(void)
     destroy_all(dp, pmd);
 }
 
+/* Port numbers of the bond datapath. */
+enum {
+    BP_A, BP_B,                 /* Bridge ports. */
+    BP_BOND,                    /* Bond "up0". */
+    BP_M1, BP_M2,               /* Its members. */
+    BP_N
+};
+
+/* A datapath with ports BP_A and BP_B and bond BP_BOND in 'mode' over
+ * BP_M1 and BP_M2, both enabled. */
+static struct dp *
+make_bond_dp(enum bond_mode mode)
+{
+    static const char *const names[BP_N] = { "a", "b", "up0", "m1", "m2" };
+    struct dp *dp = xzalloc(sizeof *dp);
+    struct bond *bond;
+
+    dp->name = xstrdup("br0");
+    dp->ofproto = ofproto_create("br0", 300);
+    for (int i = 0; i < BP_N; i++) {
+        struct dp_port *port = xzalloc(sizeof *port);
+
+        port->port_no = i;
+        port->name = xstrdup(names[i]);
+        port->bond_port_no = i >= BP_M1 ? BP_BOND : DP_PORT_NONE;
+        dp->ports[i] = port;
+        if (i < BP_M1) {
+            CHECK_INT(ofproto_port_add(dp->ofproto, i, names[i], NULL), 0);
+        } else {
+            CHECK_INT(ofproto_member_add(dp->ofproto, i, names[i], BP_BOND),
+                      0);
+        }
+    }
+    bond = bond_create("up0", mode, 0);
+    CHECK_INT(bond_member_add(bond, BP_M1, "m1", true), 0);
+    CHECK_INT(bond_member_add(bond, BP_M2, "m2", true), 0);
+    dp->ports[BP_BOND]->bond = bond;
+    CHECK_INT(ofproto_port_set_bond(dp->ofproto, BP_BOND, mode,
+                                    bond_get_active_member(bond)), 0);
+    dp->settings.emc_insert_inv_prob = 1;
+    dp->settings.smc_enable = true;
+    dp->settings.flow_idle_ms = 10000;
+    return dp;
+}
+
+static void
+destroy_bond_dp(struct dp *dp, struct pmd *pmd)
+{
+    for (int i = 0; i < BP_N; i++) {
+        bond_destroy(dp->ports[i]->bond);
+        free(dp->ports[i]->name);
+        free(dp->ports[i]);
+    }
+    destroy_all(dp, pmd);
+}
+
+/* Bytes the PMD in 'pmd' accounted to 'bond' over all buckets. */
+static uint64_t
+bond_bytes(const struct bond *bond, const struct pmd *pmd)
+{
+    const struct bond_map *map = bond_map_get(bond);
+    uint64_t sum = 0;
+
+    for (int b = 0; b < BOND_N_BUCKETS; b++) {
+        sum += map->loads[pmd->bond_slot].tx_bytes[b];
+    }
+    return sum;
+}
+
+/* Sends 'n' UDP flows (source ports 1000 + i) from A to B, which is
+ * learned on the bond, and counts in 'per_member' where each went.  Each
+ * packet must leave on exactly one member: the one the map gives its
+ * 'hash' (0: its RSS hash). */
+static void
+send_bond_flows(struct pmd *pmd, const struct bond *bond, int n,
+                uint32_t hash, int per_member[BP_N])
+{
+    for (int i = 0; i < n; i++) {
+        struct test_frame f;
+        struct dp_packet *p = make_udp(&f, mac_a, mac_b, 1000 + i, BP_A);
+        uint32_t out = run_one(pmd, p);
+        uint16_t want = bond_map_port(bond_map_get(bond),
+                                      hash ? hash : p->rss_hash);
+
+        if (want == BOND_PORT_NONE) {
+            CHECK(!out, "flow %d: no member enabled, went to 0x%x", i, out);
+            continue;
+        }
+        CHECK(out == 1u << want, "flow %d: went to 0x%"PRIx32", expected "
+              "member %"PRIu16, i, out, want);
+        for (int port = 0; port < BP_N; port++) {
+            per_member[port] += (out >> port) & 1;
+        }
+    }
+}
+
+/* balance-tcp: flows spread over both members by RSS hash, the hash is
+ * computed once per packet, load is accounted, a disabled member gets
+ * nothing and no member at all counts drops. */
+static void
+test_bond_output(void)
+{
+    struct dp *dp = make_bond_dp(BOND_MODE_BALANCE_TCP);
+    struct bond *bond = dp->ports[BP_BOND]->bond;
+    struct pmd *pmd = pmd_create(dp, 0);
+    int per_member[BP_N] = { 0 };
+    struct test_frame f;
+    uint32_t out;
+
+    pmd->bond_slot = 3;
+    pmd->now_ms = 1000;
+    /* B talks from behind the bond: flooded to A and B, never back. */
+    out = run_one(pmd, make_udp(&f, mac_b, mac_bcast, 9, BP_M2));
+    CHECK(out == (1u << BP_A | 1u << BP_B), "flood from m2 went to 0x%x",
+          out);
+    CHECK(mac_learning_lookup(ofproto_mac_learning(dp->ofproto), mac_b, 0,
+                              1000) == BP_BOND, "B not learned on the bond");
+
+    send_bond_flows(pmd, bond, 64, 0, per_member);
+    CHECK(per_member[BP_M1] > 8 && per_member[BP_M2] > 8,
+          "64 flows: %d on m1, %d on m2", per_member[BP_M1],
+          per_member[BP_M2]);
+    CHECK_INT(per_member[BP_M1] + per_member[BP_M2], 64);
+    CHECK(stat(pmd, PMD_STAT_EXTRACT) == stat(pmd, PMD_STAT_RECV),
+          "extract calls %"PRIu64" != packets %"PRIu64,
+          stat(pmd, PMD_STAT_EXTRACT), stat(pmd, PMD_STAT_RECV));
+    CHECK(stat(pmd, PMD_STAT_RSS_SW) == stat(pmd, PMD_STAT_RECV),
+          "rss hashes %"PRIu64, stat(pmd, PMD_STAT_RSS_SW));
+    /* One megaflow for A -> B whatever the L4 ports. */
+    CHECK_INT(stat(pmd, PMD_STAT_MISS), 2);
+    CHECK_INT(bond_bytes(bond, pmd), 64 * 60);
+
+    /* m1 fails: everything goes to m2 at once, without an upcall. */
+    CHECK_INT(bond_member_set_enabled(bond, BP_M1, false), 0);
+    memset(per_member, 0, sizeof per_member);
+    send_bond_flows(pmd, bond, 64, 0, per_member);
+    CHECK_INT(per_member[BP_M2], 64);
+    CHECK_INT(stat(pmd, PMD_STAT_MISS), 2);
+
+    /* No member left: dropped and counted. */
+    CHECK_INT(bond_member_set_enabled(bond, BP_M2, false), 0);
+    memset(per_member, 0, sizeof per_member);
+    send_bond_flows(pmd, bond, 16, 0, per_member);
+    CHECK_INT(per_member[BP_M1] + per_member[BP_M2], 0);
+    CHECK_INT(stat(pmd, PMD_STAT_DROP_BOND_OUTPUT), 16);
+    CHECK_INT(bond_bytes(bond, pmd), 2 * 64 * 60);
+
+    destroy_bond_dp(dp, pmd);
+}
+
+/* balance-slb: every flow of one source MAC takes the member of the SLB
+ * hash that the slow path put in the action, whatever its RSS hash. */
+static void
+test_bond_output_slb(void)
+{
+    struct dp *dp = make_bond_dp(BOND_MODE_BALANCE_SLB);
+    struct bond *bond = dp->ports[BP_BOND]->bond;
+    struct pmd *pmd = pmd_create(dp, 0);
+    int per_member[BP_N] = { 0 };
+    uint32_t hash = bond_slb_hash(mac_a, 0);
+    uint16_t member = bond_map_port(bond_map_get(bond), hash);
+    struct test_frame f;
+
+    pmd->now_ms = 1000;
+    run_one(pmd, make_udp(&f, mac_b, mac_bcast, 9, BP_M1));
+    send_bond_flows(pmd, bond, 32, hash, per_member);
+    CHECK(member == BP_M1 || member == BP_M2, "SLB member %"PRIu16, member);
+    CHECK_INT(per_member[member], 32);
+    destroy_bond_dp(dp, pmd);
+}
+
 int
 main(void)
 {
@@ -420,6 +595,8 @@ main(void)
     test_idle_expiry();
     test_relearn_after_flush();
     test_rewrite_flow();
+    test_bond_output();
+    test_bond_output_slb();
     rcu_unregister_thread();
     return check_finish("test-pipeline");
 }

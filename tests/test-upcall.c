@@ -6,7 +6,8 @@
  * bit, the megaflow masks it returns (too wide and too narrow both fail),
  * learning from traffic, revalidation after MAC moves, the generation
  * counter, port management and its errors, traces, MAC refresh and aging,
- * and translations on several RCU reader threads while ports come and go.
+ * bonds (input from members, bond output, reflections, active-backup), and
+ * translations on several RCU reader threads while ports come and go.
  */
 #include <autoconf.h>
 #include "upcall.h"
@@ -20,6 +21,7 @@
 #include <urcu-qsbr.h>
 #include "check.h"
 #include "mac-learning.h"
+#include "ofproto-rules.h"
 #include "util.h"
 
 #define MAC_A { { 0x02, 0x00, 0x00, 0x00, 0x00, 0x0a } }
@@ -344,7 +346,8 @@ check_outputs(const char *what, const struct xlate_out *out,
 }
 
 /* Writes 'out''s actions into 'buf' as a comma-separated list: a port
- * number for an output, "push:VID" for a push of an 802.1Q tag with
+ * number for an output, "bond:PORT" for a bond output ("bond:PORT+hash"
+ * with a nonzero hash), "push:VID" for a push of an 802.1Q tag with
  * priority 0, "pop", "set_vid:VID" for a set of the VID bits alone, and
  * the raw fields of anything else. */
 static const char *
@@ -366,6 +369,9 @@ format_actions(const struct xlate_out *out, char *buf, size_t size)
                    && (tci & ~VLAN_VID_MASK) == VLAN_CFI) {
             n = snprintf(buf + len, size - len, "%spush:%"PRIu16, sep,
                          tci & VLAN_VID_MASK);
+        } else if (a->type == DP_ACTION_BOND_OUTPUT) {
+            n = snprintf(buf + len, size - len, "%sbond:%"PRIu16"%s", sep,
+                         a->port, a->hash ? "+hash" : "");
         } else if (a->type == DP_ACTION_POP_VLAN) {
             n = snprintf(buf + len, size - len, "%spop", sep);
         } else if (a->type == DP_ACTION_SET_VLAN_TCI
@@ -1323,6 +1329,280 @@ test_stress(void)
     ofproto_destroy(ofproto);
 }
 
+/* Bonds.  Every case runs on bridge ports p1 and p2 (1, 2) and bond up0
+ * (10) over members 11, 12 and 13, all trunks of every VLAN. */
+#define BOND_NO 10
+
+struct bond_case {
+    const char *name;
+    enum bond_mode mode;
+    uint16_t active;            /* Active-backup's active member. */
+    struct mac_state macs[2];   /* Learned before. */
+    size_t n_macs;
+    uint16_t in_port;
+    struct eth_addr dl_src, dl_dst;
+    uint16_t tci;
+
+    const char *actions;        /* As format_actions() writes them. */
+    int src_port_after;         /* Where the source is learned after. */
+};
+
+static const struct bond_case bond_cases[] = {
+    { "tcp: flood from a port reaches the bond once, not its members",
+      BOND_MODE_BALANCE_TCP, 0, { { { { 0 } }, 0, 0 } }, 0,
+      1, MAC_A, MAC_B, 0, "2,bond:10", 1 },
+    { "tcp: flood from a member never goes back to the bond",
+      BOND_MODE_BALANCE_TCP, 0, { { { { 0 } }, 0, 0 } }, 0,
+      11, MAC_B, MAC_A, 0, "1,2", BOND_NO },
+    { "tcp: broadcast from a member floods the other ports",
+      BOND_MODE_BALANCE_TCP, 0, { { { { 0 } }, 0, 0 } }, 0,
+      13, MAC_B, MAC_BCAST, 0, "1,2", BOND_NO },
+    { "tcp: learned on a port, from another member: unicast",
+      BOND_MODE_BALANCE_TCP, 0, { { MAC_A, 0, 1 } }, 1,
+      12, MAC_B, MAC_A, 0, "1", BOND_NO },
+    { "tcp: destination on the bond: bond output by RSS hash",
+      BOND_MODE_BALANCE_TCP, 0, { { MAC_A, 0, BOND_NO } }, 1,
+      2, MAC_B, MAC_A, 0, "bond:10", 2 },
+    { "tcp: tagged frame keeps its tag on the bond",
+      BOND_MODE_BALANCE_TCP, 0, { { MAC_A, 7, BOND_NO } }, 1,
+      2, MAC_B, MAC_A, VLAN_CFI | 7, "bond:10", 2 },
+    { "slb: destination on the bond: bond output with the SLB hash",
+      BOND_MODE_BALANCE_SLB, 0, { { MAC_A, 0, BOND_NO } }, 1,
+      2, MAC_B, MAC_A, 0, "bond:10+hash", 2 },
+    { "slb: flood carries the SLB hash",
+      BOND_MODE_BALANCE_SLB, 0, { { { { 0 } }, 0, 0 } }, 0,
+      1, MAC_C, MAC_BCAST, 0, "2,bond:10+hash", 1 },
+    { "slb: source learned on another port is a reflection: drop",
+      BOND_MODE_BALANCE_SLB, 0, { { MAC_A, 0, 1 } }, 1,
+      11, MAC_A, MAC_BCAST, 0, "", 1 },
+    { "tcp: source learned on another port is a reflection: drop",
+      BOND_MODE_BALANCE_TCP, 0, { { MAC_A, 0, 2 } }, 1,
+      12, MAC_A, MAC_B, 0, "", 2 },
+    { "tcp: same MAC in another VLAN is no reflection",
+      BOND_MODE_BALANCE_TCP, 0, { { MAC_A, 5, 2 } }, 1,
+      12, MAC_A, MAC_BCAST, 0, "1,2", BOND_NO },
+    { "slb: source already on the bond is no reflection",
+      BOND_MODE_BALANCE_SLB, 0, { { MAC_A, 0, BOND_NO } }, 1,
+      13, MAC_A, MAC_BCAST, 0, "1,2", BOND_NO },
+    { "active-backup: frame on a backup member: drop",
+      BOND_MODE_ACTIVE_BACKUP, 12, { { { { 0 } }, 0, 0 } }, 0,
+      11, MAC_B, MAC_BCAST, 0, "", -1 },
+    { "active-backup: frame on the active member is bridged",
+      BOND_MODE_ACTIVE_BACKUP, 12, { { { { 0 } }, 0, 0 } }, 0,
+      12, MAC_B, MAC_BCAST, 0, "1,2", BOND_NO },
+    { "active-backup: no active member: drop",
+      BOND_MODE_ACTIVE_BACKUP, BOND_PORT_NONE, { { { { 0 } }, 0, 0 } }, 0,
+      12, MAC_B, MAC_BCAST, 0, "", -1 },
+    { "active-backup: output has no hash",
+      BOND_MODE_ACTIVE_BACKUP, 12, { { MAC_A, 0, BOND_NO } }, 1,
+      1, MAC_B, MAC_A, 0, "bond:10", 1 },
+    { "active-backup: destination learned on the bond itself: drop",
+      BOND_MODE_ACTIVE_BACKUP, 11, { { MAC_A, 0, BOND_NO } }, 1,
+      11, MAC_B, MAC_A, 0, "", BOND_NO },
+};
+
+/* Makes bridge ports 1 and 2 and bond 10 in 'mode' over members 11, 12
+ * and 13 with 'active' active. */
+static struct ofproto *
+make_bond_bridge(enum bond_mode mode, uint16_t active)
+{
+    struct ofproto *ofproto = ofproto_create("br0", 0);
+    static const uint16_t ports[] = { 1, 2 };
+
+    add_ports(ofproto, ports, ARRAY_SIZE(ports));
+    CHECK_INT(ofproto_port_add(ofproto, BOND_NO, "up0", NULL), 0);
+    CHECK_INT(ofproto_port_set_bond(ofproto, BOND_NO, mode, active), 0);
+    CHECK_INT(ofproto_member_add(ofproto, 11, "m1", BOND_NO), 0);
+    CHECK_INT(ofproto_member_add(ofproto, 12, "m2", BOND_NO), 0);
+    CHECK_INT(ofproto_member_add(ofproto, 13, "m3", BOND_NO), 0);
+    return ofproto;
+}
+
+static void
+test_bond_table(void)
+{
+    for (size_t i = 0; i < ARRAY_SIZE(bond_cases); i++) {
+        const struct bond_case *c = &bond_cases[i];
+        struct ofproto *ofproto = make_bond_bridge(c->mode, c->active);
+        struct mac_learning *ml = ofproto_mac_learning(ofproto);
+        uint16_t vlan = c->tci & VLAN_VID_MASK;
+        struct flow flow, want_mask;
+        struct xlate_out out;
+
+        for (size_t j = 0; j < c->n_macs; j++) {
+            mac_learning_learn(ml, c->macs[j].mac, c->macs[j].vlan,
+                               c->macs[j].port, 0);
+        }
+        flow = make_flow(c->in_port, c->dl_src, c->dl_dst, c->tci);
+        CHECK_INT(upcall_xlate(ofproto, &flow, true, 1000, &out), 0);
+        check_actions(c->name, &out, c->actions);
+        want_mask = expected_mask(MASK_NORMAL);
+        check_mask(c->name, &out.mask, &want_mask);
+        for (uint32_t j = 0; j < out.n_actions; j++) {
+            const struct dp_action *a = &out.actions[j];
+
+            if (a->type == DP_ACTION_BOND_OUTPUT && a->hash) {
+                CHECK(a->hash == bond_slb_hash(c->dl_src, vlan),
+                      "%s: hash %#"PRIx32" is not the SLB hash", c->name,
+                      a->hash);
+            }
+        }
+        CHECK(mac_learning_lookup(ml, c->dl_src, vlan, 1000)
+              == c->src_port_after, "%s: source is on port %d, expected "
+              "%d", c->name, mac_learning_lookup(ml, c->dl_src, vlan, 1000),
+              c->src_port_after);
+        ofproto_destroy(ofproto);
+    }
+}
+
+/* Rule actions reach a bond through its members: output:BOND and flood
+ * emit one bond output (flood skips the members themselves and the
+ * input's bundle), and only balance-slb reads the VLAN for its hash. */
+static void
+test_bond_rules(void)
+{
+    static const struct {
+        const char *name;
+        enum bond_mode mode;
+        const char *match;
+        const char *actions;
+        uint16_t in_port;
+        const char *want;
+        bool vlan_in_mask;
+    } cases[] = {
+        { "output to a bond", BOND_MODE_BALANCE_TCP, "in_port=1",
+          "output:10", 1, "bond:10", false },
+        { "flood from a port", BOND_MODE_BALANCE_TCP, "in_port=2", "flood",
+          2, "1,bond:10", false },
+        { "flood from a member skips its bond", BOND_MODE_BALANCE_TCP,
+          "in_port=11", "flood", 11, "1,2", false },
+        { "slb output reads the VLAN", BOND_MODE_BALANCE_SLB, "in_port=1",
+          "output:10", 1, "bond:10+hash", true },
+    };
+
+    for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+        struct ofproto *ofproto = make_bond_bridge(cases[i].mode, 0);
+        struct ofproto_rule *rule;
+        struct xlate_out out;
+        struct flow flow;
+        char *error;
+
+        error = ofproto_rule_create(100, 0, cases[i].match, cases[i].actions,
+                                    NULL, NULL, &rule);
+        CHECK(!error, "%s: %s", cases[i].name, error ? error : "");
+        free(error);
+        ofproto_set_rules(ofproto, &rule, 1);
+        flow = make_flow(cases[i].in_port, mac_a, mac_b, 0);
+        CHECK_INT(upcall_xlate(ofproto, &flow, false, 1000, &out), 0);
+        check_actions(cases[i].name, &out, cases[i].want);
+        CHECK((out.mask.vlans_tci[0] != 0) == cases[i].vlan_in_mask,
+              "%s: VLAN mask %#x", cases[i].name,
+              ntohs(out.mask.vlans_tci[0]));
+        ofproto_destroy(ofproto);
+    }
+}
+
+/* Member and bond management, and its errors. */
+static void
+test_bond_ports(void)
+{
+    struct ofproto *ofproto = make_bond_bridge(BOND_MODE_BALANCE_TCP,
+                                               BOND_PORT_NONE);
+    uint16_t bundle;
+    uint64_t gen;
+
+    CHECK_INT(ofproto_member_add(ofproto, 14, "m4", 99), ENOENT);
+    CHECK_INT(ofproto_member_add(ofproto, 14, "m4", 11), ENOENT);
+    CHECK_INT(ofproto_member_add(ofproto, 14, "m4", 14), EINVAL);
+    CHECK_INT(ofproto_member_add(ofproto, 11, "m1", BOND_NO), EEXIST);
+    CHECK_INT(ofproto_member_add(ofproto, 14, "", BOND_NO), EINVAL);
+    CHECK_INT(ofproto_port_set_bond(ofproto, 11, BOND_MODE_BALANCE_TCP,
+                                    BOND_PORT_NONE), ENOENT);
+    CHECK_INT(ofproto_port_set_bond(ofproto, 99, BOND_MODE_BALANCE_TCP,
+                                    BOND_PORT_NONE), ENOENT);
+
+    CHECK(ofproto_port_bundle(ofproto, 12, &bundle), "member 12");
+    CHECK_INT(bundle, BOND_NO);
+    CHECK(ofproto_port_bundle(ofproto, 1, &bundle), "port 1");
+    CHECK_INT(bundle, 1);
+    CHECK(ofproto_port_bundle(ofproto, BOND_NO, &bundle), "bond");
+    CHECK_INT(bundle, BOND_NO);
+    CHECK(!ofproto_port_bundle(ofproto, 50, &bundle), "port 50");
+    CHECK_INT(bundle, 50);
+
+    /* The same settings again change nothing; another mode does. */
+    gen = ofproto_generation(ofproto);
+    CHECK_INT(ofproto_port_set_bond(ofproto, BOND_NO, BOND_MODE_BALANCE_TCP,
+                                    12), 0);
+    CHECK(ofproto_generation(ofproto) == gen, "same bond settings changed "
+          "the generation");
+    CHECK_INT(ofproto_port_set_bond(ofproto, BOND_NO, BOND_MODE_BALANCE_SLB,
+                                    BOND_PORT_NONE), 0);
+    CHECK(ofproto_generation(ofproto) != gen, "generation unchanged");
+
+    /* A removed member is no longer an input of the bond. */
+    CHECK_INT(ofproto_port_del(ofproto, 13), 0);
+    CHECK(!ofproto_port_bundle(ofproto, 13, &bundle), "member 13 gone");
+    ofproto_destroy(ofproto);
+}
+
+/* Active-backup: a flow from the active member stops being valid when
+ * another member becomes active; a flow from a member whose source is
+ * learned on the bond revalidates. */
+static void
+test_bond_revalidate(void)
+{
+    struct ofproto *ofproto = make_bond_bridge(BOND_MODE_ACTIVE_BACKUP, 11);
+    struct cached_flow cf, cf_backup;
+    struct xlate_out out;
+    struct flow flow;
+
+    flow = make_flow(11, mac_a, mac_b, 0);
+    CHECK_INT(upcall_xlate(ofproto, &flow, true, 0, &out), 0);
+    check_actions("A from active member", &out, "1,2");
+    cache_flow(&cf, &flow, &out);
+    CHECK(revalidate(ofproto, &cf, 1), "flow from the active member is "
+          "valid");
+
+    flow = make_flow(12, mac_a, mac_b, 0);
+    CHECK_INT(upcall_xlate(ofproto, &flow, true, 2, &out), 0);
+    check_actions("A from backup member", &out, "");
+    cache_flow(&cf_backup, &flow, &out);
+    CHECK(revalidate(ofproto, &cf_backup, 3), "drop on the backup member "
+          "is valid");
+
+    /* Failover to 12. */
+    CHECK_INT(ofproto_port_set_bond(ofproto, BOND_NO,
+                                    BOND_MODE_ACTIVE_BACKUP, 12), 0);
+    CHECK(!revalidate(ofproto, &cf, 4), "flow from the old active member "
+          "still valid");
+    CHECK(!revalidate(ofproto, &cf_backup, 5), "drop on the new active "
+          "member still valid");
+    flow = make_flow(12, mac_a, mac_b, 0);
+    CHECK_INT(upcall_xlate(ofproto, &flow, true, 6, &out), 0);
+    check_actions("A from the new active member", &out, "1,2");
+    ofproto_destroy(ofproto);
+}
+
+/* The trace says which bond a member belongs to and why a frame drops. */
+static void
+test_bond_trace(void)
+{
+    struct ofproto *ofproto = make_bond_bridge(BOND_MODE_BALANCE_SLB,
+                                               BOND_PORT_NONE);
+    struct xlate_out out;
+    struct flow flow;
+
+    mac_learning_learn(ofproto_mac_learning(ofproto), mac_a, 0, 1, 0);
+    flow = make_flow(12, mac_a, mac_b, 0);
+    CHECK_INT(upcall_xlate_trace(ofproto, &flow, false, 1, &out), 0);
+    CHECK(strstr(out.trace, "in_port 12 is a member of bond up0")
+          && strstr(out.trace, "dropping a reflection"),
+          "trace \"%s\"", out.trace);
+    CHECK_INT(out.n_actions, 0);
+    ofproto_destroy(ofproto);
+}
+
 int
 main(void)
 {
@@ -1337,6 +1617,11 @@ main(void)
         { "max_ports", test_max_ports },
         { "trace", test_trace },
         { "refresh", test_refresh },
+        { "bond_table", test_bond_table },
+        { "bond_ports", test_bond_ports },
+        { "bond_rules", test_bond_rules },
+        { "bond_revalidate", test_bond_revalidate },
+        { "bond_trace", test_bond_trace },
         { "stress", test_stress },
     };
 

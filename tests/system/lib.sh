@@ -626,6 +626,11 @@ ps_start_iperf3_server()
 # ",vlan_mode=MODE", for example "p1=veth-a,tag=10" (access port of VLAN
 # 10), "p2=veth-b,trunks=10:20" or
 # "p3=veth-c@2,vlan_mode=native-untagged,tag=10,trunks=20".
+#
+# IFNAME "bond:IF1+IF2+..." makes a bond port over those member
+# interfaces, with the options ",bond_mode=MODE" and
+# ",bond-rebalance-interval=MS", for example
+# "up0=bond:veth-d+veth-e,bond_mode=balance-tcp".
 ps_write_config()
 {
     local file=$1
@@ -659,6 +664,10 @@ for arg in sys.argv[4:]:
                 port["trunks"] = [int(v) for v in oval.split(":") if v]
             elif okey == "vlan_mode" and osep:
                 port["vlan_mode"] = oval
+            elif okey == "bond_mode" and osep:
+                port.setdefault("options", {})["bond_mode"] = oval
+            elif okey == "bond-rebalance-interval" and osep:
+                port.setdefault("options", {})[okey] = int(oval)
             else:
                 sys.exit("ps_write_config: unknown port option %r in %r"
                          % (opt, arg))
@@ -669,7 +678,10 @@ for arg in sys.argv[4:]:
         elif value.startswith("veth:"):
             value, _, peer = value[5:].partition(":")
             port.update(create=True, options={"peer": peer})
-        port["interface"] = value
+        if value.startswith("bond:"):
+            port.update(type="bond", members=value[5:].split("+"))
+        else:
+            port["interface"] = value
         if n_rxq:
             port.setdefault("options", {})["n_rxq"] = int(n_rxq)
         ports.append(port)

@@ -20,13 +20,19 @@ ps_setup sctl
 
 A=sctl-a
 B=sctl-b
+M=sctl-m
 ps_add_ns "$A"
 ps_add_ns "$B"
+ps_add_ns "$M"
 ps_add_veth_to_ns "$A" eth0 sctl-a-sw 10.79.0.1/24
 ps_add_veth_to_ns "$B" eth0 sctl-b-sw 10.79.0.2/24
+# A bond, so that the bond commands have something to act on.
+ps_add_veth_to_ns "$M" eth1 sctl-m1
+ps_add_veth_to_ns "$M" eth2 sctl-m2
 
 CONFIG=$PS_LOG_DIR/config.json
-ps_write_config "$CONFIG" "$PS_TPACKET" p1=sctl-a-sw p2=sctl-b-sw
+ps_write_config "$CONFIG" "$PS_TPACKET" p1=sctl-a-sw p2=sctl-b-sw \
+    "up0=bond:sctl-m1+sctl-m2,bond_mode=active-backup"
 ps_start_daemon "$CONFIG"
 
 ps_info "commands"
@@ -71,7 +77,9 @@ done
 rc=0; ps_appctl fdb/show nobridge 2>/dev/null || rc=$?
 ps_assert_eq "fdb/show of an unknown bridge status" 2 "$rc"
 ps_assert_eq "other-config/get" 100 "$(ps_appctl other-config/get emc-insert-inv-prob)"
-ps_appctl memory/show | grep -q "ports:2 " || ps_fail "memory/show: wrong ports"
+# p1, p2, the bond up0 and its two members.
+ports=$(ps_appctl memory/show | sed -n "s/.*ports:\([0-9]*\) .*/\1/p")
+ps_assert_eq "memory/show ports" 5 "$ports"
 
 ps_info "every command, in text and in JSON"
 # Arguments for the commands that need some; "exit" comes last.
@@ -82,6 +90,8 @@ declare -A ARGS=(
     [dpif-netdev/pmd-rxq-show]="-pmd 1" [dpctl/dump-flows]=-m
     [ofproto/trace]="br0 in_port=p1"
     [rule/add]="br0 priority=1,actions=normal" [rule/del]=br0 [rule/dump]=br0
+    [bond/show]=up0 [bond/disable-member]="up0 sctl-m2"
+    [bond/enable-member]="up0 sctl-m2" [bond/set-active-member]="up0 sctl-m1"
 )
 commands=$(ps_appctl -f json list-commands |
            python3 -c 'import json, sys
