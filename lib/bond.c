@@ -15,12 +15,12 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <urcu-qsbr.h>
 
 #include "hash.h"
+#include "ds.h"
 #include "util.h"
 #include "vlog.h"
 
@@ -750,72 +750,55 @@ bond_member_n_buckets(const struct bond *bond, uint16_t port_no,
     return n;
 }
 
-/* Appends the formatted text to '*s', which it reallocates. */
-static void PRINTF_FORMAT(2, 3)
-bond_put__(char **s, const char *format, ...)
-{
-    va_list args;
-    char *more;
-    char *joined;
-
-    va_start(args, format);
-    more = xvasprintf(format, args);
-    va_end(args);
-    joined = xasprintf("%s%s", *s ? *s : "", more);
-    free(more);
-    free(*s);
-    *s = joined;
-}
-
 char *
 bond_show(struct bond *bond, long long now)
 {
-    char *s = NULL;
+    struct ds s = DS_EMPTY_INITIALIZER;
 
     bond_collect__(bond);
-    bond_put__(&s, "---- %s ----\n", bond->name);
-    bond_put__(&s, "bond_mode: %s\n", bond_mode_to_string(bond->mode));
-    bond_put__(&s, "updelay: 0 ms\ndowndelay: 0 ms\n");
+    ds_put_format(&s, "---- %s ----\n", bond->name);
+    ds_put_format(&s, "bond_mode: %s\n", bond_mode_to_string(bond->mode));
+    ds_put_format(&s, "updelay: 0 ms\ndowndelay: 0 ms\n");
     if (bond_is_balanced__(bond)) {
-        bond_put__(&s, "next rebalance: %lld ms\n",
-                   bond->next_rebalance - now);
+        ds_put_format(&s, "next rebalance: %lld ms\n",
+                      bond->next_rebalance - now);
     }
-    bond_put__(&s, "lacp_status: off\n");
-    bond_put__(&s, "active-backup primary: %s%s\n",
-               bond->primary ? bond->primary : "<none>",
-               bond->primary && !bond_lookup_name__(bond, bond->primary)
-               ? " (no such member)" : "");
+    ds_put_format(&s, "lacp_status: off\n");
+    ds_put_format(&s, "active-backup primary: %s%s\n",
+                  bond->primary ? bond->primary : "<none>",
+                  bond->primary && !bond_lookup_name__(bond, bond->primary)
+                  ? " (no such member)" : "");
     if (bond->mode == BOND_MODE_ACTIVE_BACKUP) {
         struct eth_addr zero = { { 0 } };
         struct eth_addr mac = bond->active ? bond->active->mac : zero;
 
-        bond_put__(&s, "active member mac: "ETH_ADDR_FMT"(%s)\n",
-                   ETH_ADDR_ARGS(mac),
-                   bond->active ? bond->active->name : "none");
+        ds_put_format(&s, "active member mac: "ETH_ADDR_FMT"(%s)\n",
+                      ETH_ADDR_ARGS(mac),
+                      bond->active ? bond->active->name : "none");
     }
 
     for (size_t i = 0; i < bond->n_members; i++) {
         const struct bond_member *m = bond->members[i];
 
-        bond_put__(&s, "\nmember %s: %s\n", m->name,
-                   m->enabled ? "enabled" : "disabled");
+        ds_put_format(&s, "\nmember %s: %s\n", m->name,
+                      m->enabled ? "enabled" : "disabled");
         if (bond->mode == BOND_MODE_ACTIVE_BACKUP && m == bond->active) {
-            bond_put__(&s, "  active member\n");
+            ds_put_format(&s, "  active member\n");
         }
-        bond_put__(&s, "  may_enable: %s\n",
-                   m->may_enable ? "true" : "false");
+        ds_put_format(&s, "  may_enable: %s\n",
+                      m->may_enable ? "true" : "false");
         if (!bond_is_balanced__(bond)) {
             continue;
         }
         for (int b = 0; b < BOND_N_BUCKETS; b++) {
             if (bond->buckets[b] == m && bond->bucket_load[b] / 1024) {
-                bond_put__(&s, "  hash %d: %"PRIu64" kB load\n", b,
-                           bond->bucket_load[b] / 1024);
+                ds_put_format(&s, "  hash %d: %"PRIu64" kB load\n", b,
+                              bond->bucket_load[b] / 1024);
             }
         }
     }
-    bond_put__(&s, "\n");
-    return s;
+    ds_put_format(&s, "\n");
+    return ds_steal_cstr(&s);
 }
 
 json_t *

@@ -23,6 +23,7 @@
 #include <jansson.h>
 
 #include "bond.h"
+#include "ds.h"
 #include "emc.h"
 #include "mac-learning.h"
 #include "miniflow.h"
@@ -42,47 +43,11 @@ VLOG_DEFINE_THIS_MODULE(dp_commands);
 /* How long a PMD may take to answer a flow request. */
 #define DP_REQUEST_TIMEOUT_MS 2000
 
-/* A growing string. */
-struct dp_text {
-    char *s;
-    size_t len;
-};
-
-static void PRINTF_FORMAT(2, 3)
-dp_text_put(struct dp_text *t, const char *format, ...)
-{
-    va_list args;
-    char *more;
-    size_t n;
-
-    va_start(args, format);
-    more = xvasprintf(format, args);
-    va_end(args);
-    n = strlen(more);
-    t->s = xrealloc(t->s, t->len + n + 1);
-    memcpy(t->s + t->len, more, n + 1);
-    t->len += n;
-    free(more);
-}
-
-/* Returns the text built so far ("" if none), for the caller to free. */
-static char *
-dp_text_take(struct dp_text *t)
-{
-    char *s = t->s ? t->s : xstrdup("");
-
-    t->s = NULL;
-    t->len = 0;
-    return s;
-}
-
 static void
-dp_reply(struct unixctl_conn *conn, struct dp_text *t, json_t *json)
+dp_reply(struct unixctl_conn *conn, struct ds *t, json_t *json)
 {
-    char *text = dp_text_take(t);
-
-    unixctl_command_reply_text_json(conn, text, json);
-    free(text);
+    unixctl_command_reply_text_json(conn, ds_cstr(t), json);
+    ds_destroy(t);
 }
 
 static void PRINTF_FORMAT(2, 3)
@@ -149,7 +114,7 @@ dp_unixctl_pmd_stats_show(struct unixctl_conn *conn, int argc,
 {
     static const char usage[] = "dpif-netdev/pmd-stats-show [-pmd CORE]";
     struct dp *dp = dp_;
-    struct dp_text text = { NULL, 0 };
+    struct ds text = DS_EMPTY_INITIALIZER;
     json_t *json = json_array();
     char buf[4096];
     int core;
@@ -167,7 +132,7 @@ dp_unixctl_pmd_stats_show(struct unixctl_conn *conn, int argc,
         }
         dp_pmd_stats(dp->pmds[i], &s);
         pmd_perf_format_ovs(s.c, dp->pmds[i]->core_id, buf, sizeof buf);
-        dp_text_put(&text, "%s", buf);
+        ds_put_format(&text, "%s", buf);
         obj = dp_stats_json(s.c);
         json_object_set_new(obj, "core_id",
                             json_integer(dp->pmds[i]->core_id));
@@ -180,7 +145,7 @@ dp_unixctl_pmd_stats_show(struct unixctl_conn *conn, int argc,
         json_t *obj = dp_stats_json(zero);
 
         pmd_perf_format_ovs(zero, -1, buf, sizeof buf);
-        dp_text_put(&text, "%s", buf);
+        ds_put_format(&text, "%s", buf);
         json_object_set_new(obj, "thread", json_string("main"));
         json_array_append_new(json, obj);
     }
@@ -193,7 +158,7 @@ dp_unixctl_pmd_stats_clear(struct unixctl_conn *conn, int argc OVS_UNUSED,
                            const char *argv[] OVS_UNUSED, void *dp_)
 {
     struct dp *dp = dp_;
-    struct dp_text text = { NULL, 0 };
+    struct ds text = DS_EMPTY_INITIALIZER;
 
     for (int i = 0; i < dp->n_pmds; i++) {
         pmd_perf_snapshot_read(&dp->pmds[i]->perf, &dp->pmds[i]->stats_base);
@@ -211,7 +176,7 @@ dp_unixctl_pmd_perf_show(struct unixctl_conn *conn, int argc,
     struct dp *dp = dp_;
     double duration = (time_msec() - dp->stats_cleared_ms) / 1000.0;
     uint64_t tsc_hz = pmd_perf_tsc_hz();
-    struct dp_text text = { NULL, 0 };
+    struct ds text = DS_EMPTY_INITIALIZER;
     json_t *pmds = json_array();
     char now[64];
     time_t t = time(NULL);
@@ -224,8 +189,8 @@ dp_unixctl_pmd_perf_show(struct unixctl_conn *conn, int argc,
     }
     localtime_r(&t, &tm);
     strftime(now, sizeof now, "%H:%M:%S", &tm);
-    dp_text_put(&text, "Time: %s\nMeasurement duration: %.3f s\n\n", now,
-                duration);
+    ds_put_format(&text, "Time: %s\nMeasurement duration: %.3f s\n\n", now,
+                  duration);
     for (int i = 0; i < dp->n_pmds; i++) {
         struct pmd_perf_snapshot s;
         char buf[8192];
@@ -236,7 +201,7 @@ dp_unixctl_pmd_perf_show(struct unixctl_conn *conn, int argc,
         dp_pmd_stats(dp->pmds[i], &s);
         pmd_perf_format_perf_show(&s, dp->pmds[i]->core_id, duration,
                                   tsc_hz, buf, sizeof buf);
-        dp_text_put(&text, "%s", buf);
+        ds_put_format(&text, "%s", buf);
         json_array_append_new(pmds, pmd_perf_perf_show_json(
                                   &s, dp->pmds[i]->core_id, duration,
                                   tsc_hz));
@@ -266,7 +231,7 @@ dp_unixctl_pmd_rxq_show(struct unixctl_conn *conn, int argc,
 {
     static const char usage[] = "dpif-netdev/pmd-rxq-show [-pmd CORE]";
     struct dp *dp = dp_;
-    struct dp_text text = { NULL, 0 };
+    struct ds text = DS_EMPTY_INITIALIZER;
     json_t *json = json_array();
     int core;
 
@@ -282,8 +247,8 @@ dp_unixctl_pmd_rxq_show(struct unixctl_conn *conn, int argc,
             json_decref(rxqs);
             continue;
         }
-        dp_text_put(&text, "pmd thread numa_id 0 core_id %d:\n"
-                    "  isolated : false\n", pmd->core_id);
+        ds_put_format(&text, "pmd thread numa_id 0 core_id %d:\n"
+                      "  isolated : false\n", pmd->core_id);
         for (int p = 0; p < DP_MAX_PORTS; p++) {
             const struct dp_port *port = dp->ports[p];
 
@@ -295,12 +260,12 @@ dp_unixctl_pmd_rxq_show(struct unixctl_conn *conn, int argc,
                     continue;
                 }
                 usage_pct = dp_rxq_usage(pmd, rxq);
-                dp_text_put(&text, "  port: %-16s  queue-id: %2d (enabled)"
-                            "   pmd usage: ", port->name, rxq->qid);
+                ds_put_format(&text, "  port: %-16s  queue-id: %2d (enabled)"
+                              "   pmd usage: ", port->name, rxq->qid);
                 if (usage_pct < 0) {
-                    dp_text_put(&text, "NOT AVAIL\n");
+                    ds_put_format(&text, "NOT AVAIL\n");
                 } else {
-                    dp_text_put(&text, "%2d %%\n", usage_pct);
+                    ds_put_format(&text, "%2d %%\n", usage_pct);
                 }
                 json_array_append_new(rxqs, json_pack(
                     "{s:s, s:i, s:o}", "port", port->name, "queue_id",
@@ -335,7 +300,7 @@ dp_unixctl_show(struct unixctl_conn *conn, int argc OVS_UNUSED,
 {
     struct dp *dp = dp_;
     uint64_t hit = 0, missed = 0, lost = 0, flows = 0;
-    struct dp_text text = { NULL, 0 };
+    struct ds text = DS_EMPTY_INITIALIZER;
     json_t *ports = json_array();
 
     for (int i = 0; i < dp->n_pmds; i++) {
@@ -349,9 +314,9 @@ dp_unixctl_show(struct unixctl_conn *conn, int argc OVS_UNUSED,
         flows += __atomic_load_n(&dp->pmds[i]->flows.n_flows,
                                  __ATOMIC_RELAXED);
     }
-    dp_text_put(&text, "netdev@%s:\n  lookups: hit:%"PRIu64" missed:%"PRIu64
-                " lost:%"PRIu64"\n  flows: %"PRIu64"\n", dp->name, hit,
-                missed, lost, flows);
+    ds_put_format(&text, "netdev@%s:\n  lookups: hit:%"PRIu64" missed:%"PRIu64
+                  " lost:%"PRIu64"\n  flows: %"PRIu64"\n", dp->name, hit,
+                  missed, lost, flows);
     for (int i = 0; i < DP_MAX_PORTS; i++) {
         const struct dp_port *port = dp->ports[i];
         const char *type, *state;
@@ -372,28 +337,28 @@ dp_unixctl_show(struct unixctl_conn *conn, int argc OVS_UNUSED,
                 : port->tap ? "tap" : "system");
         state = dp_port_state_to_string(port->state);
         if (port->bond) {
-            dp_text_put(&text, "  port %d: %s (bond, %s)\n", i, port->name,
-                        bond_mode_to_string(bond_get_mode(port->bond)));
+            ds_put_format(&text, "  port %d: %s (bond, %s)\n", i, port->name,
+                          bond_mode_to_string(bond_get_mode(port->bond)));
             json_array_append_new(ports, json_pack(
                 "{s:i, s:s, s:s, s:s}", "port_no", i, "name", port->name,
                 "type", type, "bond_mode",
                 bond_mode_to_string(bond_get_mode(port->bond))));
             continue;
         }
-        dp_text_put(&text, "  port %d: %s (%s, %s, %s, down %"PRIu64
-                    " times%s%s)\n"
-                    "    RX packets:%"PRIu64" bytes:%"PRIu64
-                    " ring_full:%"PRIu64" truncated:%"PRIu64
-                    " errors:%"PRIu64"\n"
-                    "    TX packets:%"PRIu64" bytes:%"PRIu64
-                    " queue_full:%"PRIu64" too_big:%"PRIu64
-                    " port_down:%"PRIu64" errors:%"PRIu64"\n",
-                    i, port->name, port->ifname, type, state, port->n_down,
-                    member_of[0] ? ", member of " : "", member_of,
-                    s.rx_packets, s.rx_bytes, s.rx_ring_full,
-                    s.rx_truncated, s.rx_errors, s.tx_packets, s.tx_bytes,
-                    s.tx_queue_full, s.tx_too_big, s.tx_port_down,
-                    s.tx_errors);
+        ds_put_format(&text, "  port %d: %s (%s, %s, %s, down %"PRIu64
+                      " times%s%s)\n"
+                      "    RX packets:%"PRIu64" bytes:%"PRIu64
+                      " ring_full:%"PRIu64" truncated:%"PRIu64
+                      " errors:%"PRIu64"\n"
+                      "    TX packets:%"PRIu64" bytes:%"PRIu64
+                      " queue_full:%"PRIu64" too_big:%"PRIu64
+                      " port_down:%"PRIu64" errors:%"PRIu64"\n",
+                      i, port->name, port->ifname, type, state, port->n_down,
+                      member_of[0] ? ", member of " : "", member_of,
+                      s.rx_packets, s.rx_bytes, s.rx_ring_full,
+                      s.rx_truncated, s.rx_errors, s.tx_packets, s.tx_bytes,
+                      s.tx_queue_full, s.tx_too_big, s.tx_port_down,
+                      s.tx_errors);
         obj = json_pack(
             "{s:i, s:s, s:s, s:s, s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I,"
             " s:I, s:I, s:I, s:I, s:I}",
@@ -453,7 +418,7 @@ dp_request_all(struct unixctl_conn *conn, struct dp *dp,
 
 /* Appends TCP flags in Open vSwitch's letters. */
 static void
-dp_format_tcp_flags(struct dp_text *t, uint16_t flags)
+dp_format_tcp_flags(struct ds *t, uint16_t flags)
 {
     static const struct {
         uint16_t bit;
@@ -463,10 +428,10 @@ dp_format_tcp_flags(struct dp_text *t, uint16_t flags)
         { 0x010, '.' }, { 0x020, 'U' }, { 0x040, 'E' }, { 0x080, 'C' },
     };
 
-    dp_text_put(t, ", flags:");
+    ds_put_format(t, ", flags:");
     for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
         if (flags & names[i].bit) {
-            dp_text_put(t, "%c", names[i].letter);
+            ds_put_format(t, "%c", names[i].letter);
         }
     }
 }
@@ -483,7 +448,7 @@ dp_port_name(uint16_t port_no, void *dp_)
 
 /* One flow, as Open vSwitch's dpctl/dump-flows prints one. */
 static json_t *
-dp_format_flow(struct dp_text *t, const struct dp *dp,
+dp_format_flow(struct ds *t, const struct dp *dp,
                const struct pmd_flow_entry *e, bool verbose, long long now)
 {
     uint16_t tcp_flags = ntohs(e->tcp_flags);
@@ -493,23 +458,23 @@ dp_format_flow(struct dp_text *t, const struct dp *dp,
     char match[1024];
 
     flow_format(&e->flow, &e->mask, match, sizeof match);
-    dp_text_put(t, "%s, packets:%"PRIu64", bytes:%"PRIu64", used:", match,
-                e->n_packets, e->n_bytes);
+    ds_put_format(t, "%s, packets:%"PRIu64", bytes:%"PRIu64", used:", match,
+                  e->n_packets, e->n_bytes);
     if (e->n_packets) {
-        dp_text_put(t, "%.3fs", (now - e->used) / 1000.0);
+        ds_put_format(t, "%.3fs", (now - e->used) / 1000.0);
     } else {
-        dp_text_put(t, "never");
+        ds_put_format(t, "never");
     }
     if (tcp_flags) {
         dp_format_tcp_flags(t, tcp_flags);
     }
     if (verbose) {
-        dp_text_put(t, ", age:%.3fs", (now - e->created) / 1000.0);
+        ds_put_format(t, ", age:%.3fs", (now - e->created) / 1000.0);
     }
     actions_s = odp_format_actions(e->actions, e->n_actions, nw_proto,
                                    verbose ? dp_port_name : NULL,
                                    (void *) dp);
-    dp_text_put(t, ", actions:%s\n", actions_s);
+    ds_put_format(t, ", actions:%s\n", actions_s);
     free(actions_s);
     actions = odp_actions_to_json(e->actions, e->n_actions, nw_proto);
     return json_pack("{s:s, s:I, s:I, s:o, s:f, s:i, s:o}", "match", match,
@@ -529,7 +494,7 @@ dp_unixctl_dump_flows(struct unixctl_conn *conn, int argc,
 {
     struct dp *dp = dp_;
     struct pmd_request *reqs[DP_MAX_PMDS];
-    struct dp_text text = { NULL, 0 };
+    struct ds text = DS_EMPTY_INITIALIZER;
     long long now = time_msec();
     bool verbose = false;
     json_t *json;
@@ -548,8 +513,8 @@ dp_unixctl_dump_flows(struct unixctl_conn *conn, int argc,
         json_t *flows = json_array();
 
         if (reqs[i]->n_flows) {
-            dp_text_put(&text, "flow-dump from pmd on cpu core: %d\n",
-                        dp->pmds[i]->core_id);
+            ds_put_format(&text, "flow-dump from pmd on cpu core: %d\n",
+                          dp->pmds[i]->core_id);
         }
         for (size_t k = 0; k < reqs[i]->n_flows; k++) {
             json_array_append_new(flows, dp_format_flow(
@@ -572,7 +537,7 @@ dp_unixctl_del_flows(struct unixctl_conn *conn, int argc OVS_UNUSED,
 {
     struct dp *dp = dp_;
     struct pmd_request *reqs[DP_MAX_PMDS];
-    struct dp_text text = { NULL, 0 };
+    struct ds text = DS_EMPTY_INITIALIZER;
     json_int_t n_deleted = 0;
 
     if (!dp_request_all(conn, dp, PMD_REQUEST_DEL_FLOWS, reqs)) {
@@ -779,17 +744,17 @@ dp_unixctl_memory_show(struct unixctl_conn *conn, int argc OVS_UNUSED,
     size_t macs = mac_learning_count(ofproto_mac_learning(dp->ofproto));
     size_t emc_bytes = sizeof(struct emc_cache);
     size_t smc_bytes = (size_t) SMC_BUCKETS * sizeof(struct smc_bucket);
-    struct dp_text text = { NULL, 0 };
+    struct ds text = DS_EMPTY_INITIALIZER;
     uint64_t flows = 0;
 
     for (int i = 0; i < dp->n_pmds; i++) {
         flows += __atomic_load_n(&dp->pmds[i]->flows.n_flows,
                                  __ATOMIC_RELAXED);
     }
-    dp_text_put(&text, "ports:%d pmd-threads:%d flows:%"PRIu64
-                " mac-entries:%zu emc-bytes-per-pmd:%zu"
-                " smc-bytes-per-pmd:%zu", dp->n_ports, dp->n_pmds, flows,
-                macs, emc_bytes, smc_bytes);
+    ds_put_format(&text, "ports:%d pmd-threads:%d flows:%"PRIu64
+                  " mac-entries:%zu emc-bytes-per-pmd:%zu"
+                  " smc-bytes-per-pmd:%zu", dp->n_ports, dp->n_pmds, flows,
+                  macs, emc_bytes, smc_bytes);
     dp_reply(conn, &text, json_pack(
                  "{s:i, s:i, s:I, s:I, s:I, s:I}", "ports", dp->n_ports,
                  "pmd-threads", dp->n_pmds, "flows", (json_int_t) flows,
