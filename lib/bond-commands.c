@@ -140,12 +140,7 @@ bond_commands_disable(struct unixctl_conn *conn, int argc OVS_UNUSED,
 void
 bond_commands_register(struct dp *dp)
 {
-    static const struct {
-        const char *name;
-        const char *usage;
-        int min_args, max_args;
-        unixctl_cb_func *cb;
-    } commands[] = {
+    static const struct unixctl_command_def commands[] = {
         { "bond/show", "[PORT]", 0, 1, bond_commands_show },
         { "bond/set-active-member", "PORT MEMBER", 2, 2,
           bond_commands_set_active },
@@ -154,9 +149,5 @@ bond_commands_register(struct dp *dp)
           bond_commands_disable },
     };
 
-    for (size_t i = 0; i < ARRAY_SIZE(commands); i++) {
-        unixctl_command_register(commands[i].name, commands[i].usage,
-                                 commands[i].min_args, commands[i].max_args,
-                                 commands[i].cb, dp);
-    }
+    unixctl_command_register_table(commands, ARRAY_SIZE(commands), dp);
 }

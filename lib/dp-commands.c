@@ -766,12 +766,7 @@ dp_unixctl_memory_show(struct unixctl_conn *conn, int argc OVS_UNUSED,
 void
 dp_register_commands(struct dp *dp)
 {
-    static const struct {
-        const char *name;
-        const char *usage;
-        int min_args, max_args;
-        unixctl_cb_func *cb;
-    } commands[] = {
+    static const struct unixctl_command_def commands[] = {
         { "dpctl/show", "", 0, 0, dp_unixctl_show },
         { "dpctl/dump-flows", "[-m]", 0, 1, dp_unixctl_dump_flows },
         { "dpctl/del-flows", "", 0, 0, dp_unixctl_del_flows },
@@ -794,11 +789,7 @@ dp_register_commands(struct dp *dp)
         { "memory/show", "", 0, 0, dp_unixctl_memory_show },
     };
 
-    for (size_t i = 0; i < ARRAY_SIZE(commands); i++) {
-        unixctl_command_register(commands[i].name, commands[i].usage,
-                                 commands[i].min_args, commands[i].max_args,
-                                 commands[i].cb, dp);
-    }
+    unixctl_command_register_table(commands, ARRAY_SIZE(commands), dp);
     ofproto_register_commands(dp);
     bond_commands_register(dp);
 }

@@ -342,20 +342,11 @@ ofproto_cmd_dump(struct unixctl_conn *conn, int argc OVS_UNUSED,
 void
 ofproto_register_commands(struct dp *dp)
 {
-    static const struct {
-        const char *name;
-        const char *usage;
-        int min_args, max_args;
-        unixctl_cb_func *cb;
-    } commands[] = {
+    static const struct unixctl_command_def commands[] = {
         { "rule/add", "BRIDGE RULE", 2, 2, ofproto_cmd_add },
         { "rule/del", "BRIDGE [--strict] [MATCH]", 1, 3, ofproto_cmd_del },
         { "rule/dump", "BRIDGE", 1, 1, ofproto_cmd_dump },
     };
 
-    for (size_t i = 0; i < ARRAY_SIZE(commands); i++) {
-        unixctl_command_register(commands[i].name, commands[i].usage,
-                                 commands[i].min_args, commands[i].max_args,
-                                 commands[i].cb, dp);
-    }
+    unixctl_command_register_table(commands, ARRAY_SIZE(commands), dp);
 }

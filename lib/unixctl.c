@@ -122,6 +122,17 @@ unixctl_command_register(const char *name, const char *usage,
     c->aux = aux;
 }
 
+void
+unixctl_command_register_table(const struct unixctl_command_def *defs,
+                               size_t n, void *aux)
+{
+    for (size_t i = 0; i < n; i++) {
+        unixctl_command_register(defs[i].name, defs[i].usage,
+                                 defs[i].min_args, defs[i].max_args,
+                                 defs[i].cb, aux);
+    }
+}
+
 static int
 command_cmp__(const void *a_, const void *b_)
 {

@@ -91,6 +91,19 @@ void unixctl_command_register(const char *name, const char *usage,
                               int min_args, int max_args,
                               unixctl_cb_func *cb, void *aux);
 
+/* One command for unixctl_command_register_table(). */
+struct unixctl_command_def {
+    const char *name;
+    const char *usage;
+    int min_args, max_args;
+    unixctl_cb_func *cb;
+};
+
+/* Registers the 'n' commands of 'defs', each with 'aux', as
+ * unixctl_command_register() does. */
+void unixctl_command_register_table(const struct unixctl_command_def *defs,
+                                    size_t n, void *aux);
+
 /* Answers the request pending on 'conn' with success and 'text' (may be
  * NULL for "").  A request that asked for JSON gets the object
  * {"reply-format": "plain", "reply": TEXT}, as Open vSwitch answers.
