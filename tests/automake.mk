@@ -6,6 +6,7 @@ UNIT_TESTS = \
 	tests/test-config-diff \
 	tests/test-coverage \
 	tests/test-dpcls \
+	tests/test-ds \
 	tests/test-emc \
 	tests/test-flow \
 	tests/test-hash \
@@ -54,6 +55,8 @@ tests_test_odp_execute_SOURCES = tests/test-odp-execute.c
 tests_test_odp_execute_LDADD = $(PMD_LIBS)
 tests_test_dpcls_SOURCES = tests/test-dpcls.c
 tests_test_dpcls_LDADD = $(PMD_LIBS)
+tests_test_ds_SOURCES = tests/test-ds.c
+tests_test_ds_LDADD = $(PMD_LIBS)
 tests_test_emc_SOURCES = tests/test-emc.c
 tests_test_emc_LDADD = $(PMD_LIBS)
 tests_test_flow_SOURCES = tests/test-flow.c
