@@ -45,6 +45,7 @@ lib_libpmdswitch_a_SOURCES = \
 	lib/pipeline.c lib/pipeline.h \
 	lib/pmd.c lib/pmd.h \
 	lib/pmd-perf.c lib/pmd-perf.h \
+	lib/rcu.c lib/rcu.h \
 	lib/smc.c lib/smc.h \
 	lib/unixctl.c lib/unixctl.h \
 	lib/upcall.c lib/upcall.h \

@@ -17,10 +17,10 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include <urcu-qsbr.h>
 
 #include "hash.h"
 #include "ds.h"
+#include "rcu.h"
 #include "util.h"
 #include "vlog.h"
 
@@ -368,7 +368,7 @@ bond_publish__(struct bond *bond)
     __atomic_store_n(&bond->map, new, __ATOMIC_RELEASE);
     bond->n_published++;
     if (old) {
-        synchronize_rcu();
+        rcu_synchronize();
         free(old);
     }
 }

@@ -19,7 +19,6 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <urcu-qsbr.h>
 
 #include "bond.h"
 #include "config.h"
@@ -27,6 +26,7 @@
 #include "netdev.h"
 #include "netlink-link.h"
 #include "pmd.h"
+#include "rcu.h"
 #include "upcall.h"
 #include "util.h"
 #include "vlog.h"
@@ -398,7 +398,7 @@ dp_port_attach(struct dp *dp, struct dp_port *port)
     }
     dp->next_port_no = (port_no + 1) % DP_MAX_PORTS;
     dp_port_set_number(port, port_no);
-    rcu_assign_pointer(dp->ports[port_no], port);
+    rcu_publish(dp->ports[port_no], port);
     dp->n_ports++;
     if (port->bond) {
         ofproto_port_add(dp->ofproto, port_no, port->name, &port->vlan);
@@ -430,8 +430,8 @@ dp_port_attach(struct dp *dp, struct dp_port *port)
 static void
 dp_wait_revalidation(void)
 {
-    synchronize_rcu();
-    synchronize_rcu();
+    rcu_synchronize();
+    rcu_synchronize();
 }
 
 void
@@ -453,7 +453,7 @@ dp_port_remove(struct dp *dp, struct dp_port *port)
     none = xcalloc(port->n_rxqs + 1, sizeof *none);
     dp_move_rxqs(dp, port->rxqs, port->n_rxqs, none);
     free(none);
-    rcu_assign_pointer(dp->ports[port->port_no], NULL);
+    rcu_publish(dp->ports[port->port_no], NULL);
     dp->n_ports--;
     ofproto_port_del(dp->ofproto, port->port_no);
     dp_wait_revalidation();
@@ -564,8 +564,8 @@ dp_port_replace(struct dp *dp, struct dp_port *old, struct dp_port *new)
         }
     }
     dp_move_rxqs(dp, rxqs, n, next);
-    rcu_assign_pointer(dp->ports[old->port_no], new);
-    synchronize_rcu();
+    rcu_publish(dp->ports[old->port_no], new);
+    rcu_synchronize();
     dp_port_get_stats(old, &new->stats_base);
     dp_port_close(old);
     free(next);

@@ -15,7 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <urcu-qsbr.h>
 
 #include "bond.h"
 #include "config.h"
@@ -25,6 +24,7 @@
 #include "ofproto-rules.h"
 #include "pmd.h"
 #include "pmd-perf.h"
+#include "rcu.h"
 #include "upcall.h"
 #include "util.h"
 #include "vlog.h"
@@ -327,7 +327,7 @@ dp_move_rxqs(struct dp *dp, struct pmd_rxq **rxqs, int n, struct pmd **next)
         }
         /* After step 0 no PMD polls a queue that moves; after either
          * step no PMD reads a replaced list. */
-        synchronize_rcu();
+        rcu_synchronize();
         for (int k = 0; k < dp->n_pmds; k++) {
             free(old[k]);
         }
@@ -495,7 +495,7 @@ dp_set_pmds(struct dp *dp, const int cores[], int n)
         if (!dp_pmd_in(old[i], pmds, n)) {
             struct pmd_poll_list *list = pmd_set_poll_list(old[i], NULL, 0);
 
-            synchronize_rcu();
+            rcu_synchronize();
             free(list);
         }
     }

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "hash.h"
+#include "rcu.h"
 #include "util.h"
 
 #define FLOW_TABLE_MIN_SLOTS 64
@@ -111,13 +112,16 @@ flow_table_add(struct flow_table *t, const struct netdev_flow_key *key,
     }
     flow->index = t->free_slots[--t->n_free];
     t->flows[flow->index] = flow;
-    t->n_flows++;
+    /* Other threads read the count (dpctl/show): a single writer, so a
+     * relaxed store is enough. */
+    __atomic_store_n(&t->n_flows, t->n_flows + 1, __ATOMIC_RELAXED);
     return flow;
 }
 
 static void
 flow_free_rcu__(struct rcu_head *head)
 {
+    rcu_callback_begin();
     free(CONTAINER_OF(head, struct dp_flow, rcu));
 }
 
@@ -131,6 +135,6 @@ flow_table_remove(struct flow_table *t, struct dp_flow *flow)
     __atomic_store_n(&flow->dead, true, __ATOMIC_RELAXED);
     t->flows[flow->index] = NULL;
     t->free_slots[t->n_free++] = flow->index;
-    t->n_flows--;
+    __atomic_store_n(&t->n_flows, t->n_flows - 1, __ATOMIC_RELAXED);
     call_rcu(&flow->rcu, flow_free_rcu__);
 }

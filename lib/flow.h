@@ -115,7 +115,7 @@ struct dp_flow {
 struct flow_table {
     struct dp_flow **flows;
     uint32_t n_slots;           /* Allocated slots. */
-    uint32_t n_flows;           /* Live flows. */
+    uint32_t n_flows;           /* Live flows; others load it relaxed. */
     uint32_t *free_slots;       /* Stack of free slot indexes. */
     uint32_t n_free;
 };

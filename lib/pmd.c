@@ -15,7 +15,6 @@
 #include <sys/prctl.h>
 #include <time.h>
 #include <unistd.h>
-#include <urcu-qsbr.h>
 
 #include "bond.h"
 #include "dp.h"
@@ -23,6 +22,7 @@
 #include "miniflow.h"
 #include "netdev.h"
 #include "pipeline.h"
+#include "rcu.h"
 #include "upcall.h"
 #include "util.h"
 #include "vlog.h"
@@ -101,7 +101,7 @@ pmd_set_poll_list(struct pmd *pmd, struct pmd_rxq *const *rxqs, int n)
 {
     struct pmd_poll_list *old = pmd->poll;
 
-    rcu_assign_pointer(pmd->poll, pmd_poll_list_create(rxqs, n));
+    rcu_publish(pmd->poll, pmd_poll_list_create(rxqs, n));
     return old;
 }
 
@@ -120,7 +120,7 @@ pmd_get_dpcls(struct pmd *pmd, uint16_t in_port)
 static void
 pmd_send__(struct pmd *pmd, uint16_t port_no, struct dp_batch *batch)
 {
-    struct dp_port *port = rcu_dereference(pmd->dp->ports[port_no]);
+    struct dp_port *port = rcu_read(pmd->dp->ports[port_no]);
 
     if (LIKELY(port && port->netdev)) {
         pmd_perf_add(&pmd->perf, PMD_STAT_SENT_PACKETS, batch->count);
@@ -162,7 +162,7 @@ void
 pmd_output_bond(struct pmd *pmd, uint16_t port_no, uint32_t hash,
                 struct dp_packet *packet)
 {
-    struct dp_port *port = rcu_dereference(pmd->dp->ports[port_no]);
+    struct dp_port *port = rcu_read(pmd->dp->ports[port_no]);
     const struct bond_map *map;
     uint16_t member;
 
@@ -349,7 +349,7 @@ pmd_serve_request_here(struct pmd *pmd, struct pmd_request *req)
 {
     rcu_register_thread();
     pmd_serve_request(pmd, req);
-    rcu_unregister_thread();
+    rcu_unregister();
 }
 
 int
@@ -375,7 +375,6 @@ pmd_request_run(struct pmd *pmd, struct pmd_request *req, int timeout_ms)
         }
         usleep(50);
     }
-    __atomic_store_n(&pmd->request, NULL, __ATOMIC_RELAXED);
     return 0;
 }
 
@@ -505,7 +504,7 @@ pmd_main(void *pmd_)
 
     for (uint32_t idle = 0;
          !__atomic_load_n(&pmd->exit, __ATOMIC_ACQUIRE); ) {
-        const struct pmd_poll_list *poll = rcu_dereference(pmd->poll);
+        const struct pmd_poll_list *poll = rcu_read(pmd->poll);
         uint64_t start = cycles_now();
         struct pmd_request *req;
         uint32_t n;
@@ -531,7 +530,11 @@ pmd_main(void *pmd_)
         }
         /* Pairs with the release in pmd_request_run(). */
         req = __atomic_load_n(&pmd->request, __ATOMIC_ACQUIRE);
-        if (UNLIKELY(req && !req->done)) {
+        if (UNLIKELY(req)) {
+            /* Cleared before pmd_serve_request() sets 'done': once the
+             * control thread sees 'done' it frees 'req', so this thread
+             * must never load the pointer again. */
+            __atomic_store_n(&pmd->request, NULL, __ATOMIC_RELAXED);
             pmd_serve_request(pmd, req);
         }
         /* Everything but processing received frames is idle time:
@@ -540,9 +543,9 @@ pmd_main(void *pmd_)
         pmd_perf_add(&pmd->perf, PMD_STAT_CYCLES_IDLE,
                      cycles_now() - start - busy);
         pmd_sleep_maybe(pmd, n);
-        rcu_quiescent_state();
+        rcu_quiesce();
     }
-    rcu_unregister_thread();
+    rcu_unregister();
     return NULL;
 }
 

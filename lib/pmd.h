@@ -110,7 +110,9 @@ struct pmd {
 
     /* Control thread writes (RCU or release), PMD reads. */
     struct pmd_poll_list *poll; /* Rx queues to poll; never NULL. */
-    struct pmd_request *request; /* Pending request, or NULL. */
+    struct pmd_request *request; /* Pending request, or NULL: set by the
+                                  * control thread, cleared by the PMD when
+                                  * it takes the request. */
 
     /* Counters: PMD writes, anyone reads. */
     struct pmd_perf_stats perf;

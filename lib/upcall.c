@@ -22,12 +22,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <urcu-qsbr.h>
 #include "bond.h"
 #include "coverage.h"
 #include "flow-format.h"
 #include "mac-learning.h"
 #include "ofproto-rules.h"
+#include "rcu.h"
 #include "util.h"
 
 /* Why NORMAL decided to drop, and MAC moves, for coverage/show. */
@@ -340,7 +340,7 @@ ofproto_ports_replace__(struct ofproto *ofproto, struct ofproto_ports *new)
     __atomic_store_n(&ofproto->ports, new, __ATOMIC_RELEASE);
     /* Pairs with the acquire load in ofproto_generation(). */
     __atomic_add_fetch(&ofproto->port_generation, 1, __ATOMIC_RELEASE);
-    synchronize_rcu();
+    rcu_synchronize();
     return old;
 }
 
@@ -692,8 +692,8 @@ ofproto_set_rules(struct ofproto *ofproto, struct ofproto_rule **rules,
      * after that iteration is over.  From then on no flow of the old
      * table forwards a packet, no translation holds the old table and no
      * flow points at a dropped rule, so both can be freed. */
-    synchronize_rcu();
-    synchronize_rcu();
+    rcu_synchronize();
+    rcu_synchronize();
 
     for (size_t i = 0; i < old->n; i++) {
         if (!old->rules[i]->mark) {

@@ -40,7 +40,10 @@ EXTRA_DIST += tests/check.h
 TESTS += tests/test-parse-pcap.sh
 EXTRA_DIST += tests/test-parse-pcap.sh
 AM_TESTS_ENVIRONMENT = PMDSWITCH_BUILD='$(abs_top_builddir)'; \
-	export PMDSWITCH_BUILD;
+	export PMDSWITCH_BUILD; \
+	TSAN_OPTIONS='suppressions=$(abs_top_srcdir)/tests/tsan.supp'; \
+	export TSAN_OPTIONS;
+EXTRA_DIST += tests/tsan.supp
 
 tests_test_bond_SOURCES = tests/test-bond.c
 tests_test_bond_LDADD = $(PMD_LIBS)

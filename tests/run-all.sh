@@ -64,26 +64,42 @@ run_suite() {
 
 run_suite "plain build" "$(pwd)"
 
-# The same suite once more, built with AddressSanitizer and UBSan (errors
-# are fatal), from a copy of the tree so that the plain build stays.
-if [ "${PMDSWITCH_SKIP_SANITIZERS:-}" != 1 ]; then
-    step "building with -fsanitize=address,undefined"
-    asan=_build-asan
-    rm -rf "$asan" && mkdir "$asan"
-    git ls-files -co --exclude-standard | tar -cf - -T - | tar -xf - -C "$asan"
-    if (cd "$asan" && autoreconf -fi && ./configure --enable-werror -q \
-            --enable-sanitizers=address,undefined && make -j"$(nproc)") \
-            > "$asan/build.log" 2>&1; then
-        # The system tests once, with the default provider: the packet
-        # path is the same in both modes, and the unit tests run each
-        # provider under the sanitizers already.
-        run_suite "address,undefined sanitizers" "$(pwd)/$asan" \
-            --mode tpacket
+# sanitized_suite NAME DIR SANITIZERS [RUN_ARG...]: builds a copy of the
+# tree in DIR with --enable-sanitizers=SANITIZERS (errors are fatal) and
+# runs the suite there, so that the plain build stays.
+sanitized_suite() {
+    local name=$1 dir=$2 sanitizers=$3
+    shift 3
+
+    step "building with -fsanitize=$sanitizers"
+    rm -rf "$dir" && mkdir "$dir"
+    git ls-files -co --exclude-standard | tar -cf - -T - | tar -xf - -C "$dir"
+    if (cd "$dir" && autoreconf -fi && ./configure --enable-werror -q \
+            --enable-sanitizers="$sanitizers" && make -j"$(nproc)") \
+            > "$dir/build.log" 2>&1; then
+        run_suite "$name" "$(pwd)/$dir" "$@"
     else
-        tail -50 "$asan/build.log"
-        echo "sanitizer build failed"
+        tail -50 "$dir/build.log"
+        echo "$name: build failed"
         failed=$((failed + 1))
     fi
+}
+
+if [ "${PMDSWITCH_SKIP_SANITIZERS:-}" != 1 ]; then
+    # The system tests once, with the default provider: the packet path
+    # is the same in both modes, and the unit tests run each provider
+    # under the sanitizers already.
+    sanitized_suite "address,undefined sanitizers" _build-asan \
+        address,undefined --mode tpacket
+    # The threaded parts: every unit test (RCU readers against writers,
+    # PMD requests) and the system tests that drive the PMD and control
+    # threads through appctl requests, rule changes and port changes.
+    # liburcu's own internals are suppressed (tests/tsan.supp); its grace
+    # periods are annotated in lib/rcu.h.
+    TSAN_OPTIONS="suppressions=$(pwd)/tests/tsan.supp"
+    export TSAN_OPTIONS
+    sanitized_suite "thread sanitizer" _build-tsan thread \
+        --mode tpacket test-appctl test-rules test-tap
 fi
 
 echo

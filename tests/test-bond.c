@@ -24,8 +24,8 @@
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
-#include <urcu-qsbr.h>
 #include "check.h"
+#include "rcu.h"
 #include "util.h"
 #include "vlog.h"
 
@@ -537,9 +537,9 @@ reader_main(void *arg_)
         bond_map_account(map, arg->slot, arg->n_reads, 64);
         /* Pairs with the acquire load in test_rcu(). */
         __atomic_store_n(&arg->n_reads, arg->n_reads + 1, __ATOMIC_RELEASE);
-        rcu_quiescent_state();
+        rcu_quiesce();
     }
-    rcu_unregister_thread();
+    rcu_unregister();
     return NULL;
 }
 

@@ -16,6 +16,7 @@
 #include <string.h>
 #include "check.h"
 #include "hash.h"
+#include "rcu.h"
 #include "util.h"
 
 /* An IPv4 key: words 1 (dl_type, in_port) and 3 (addresses). */
@@ -141,7 +142,7 @@ test_remove_reuse(void)
     CHECK(flow_table_add(&t, &key, &mask, 1, NULL, 0, 0)->index == 4,
           "new slot after reuse is not 4");
 
-    rcu_quiescent_state();
+    rcu_quiesce();
     flow_table_uninit(&t);
     CHECK(t.n_flows == 0 && t.n_slots == 0 && !t.flows,
           "uninit left state behind");
@@ -173,7 +174,7 @@ test_growth(void)
     for (uint32_t i = 0; i < N; i += 2) {
         flow_table_remove(&t, flows[i]);
         if (i % 1000 == 0) {
-            rcu_quiescent_state();
+            rcu_quiesce();
         }
     }
     n_bad = 0;
@@ -185,7 +186,7 @@ test_growth(void)
     CHECK(!n_bad, "%u slots wrong after removing half", n_bad);
     CHECK(t.n_flows == N / 2, "n_flows %u", t.n_flows);
 
-    rcu_quiescent_state();
+    rcu_quiesce();
     flow_table_uninit(&t);
     free(flows);
 }
@@ -202,9 +203,9 @@ main(void)
     /* Let the removed flows' callbacks run, so that a leak checker sees
      * them freed.  rcu_barrier() must not run while this thread is an
      * online reader. */
-    rcu_thread_offline();
+    rcu_offline();
     rcu_barrier();
-    rcu_unregister_thread();
+    rcu_unregister();
 
     return check_finish("test-flow");
 }

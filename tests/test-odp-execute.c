@@ -19,7 +19,6 @@
 #include <string.h>
 #include <arpa/inet.h>
 #include <jansson.h>
-#include <urcu-qsbr.h>
 
 #include "check.h"
 #include "dp.h"
@@ -29,6 +28,7 @@
 #include "odp-format.h"
 #include "packets.h"
 #include "pmd.h"
+#include "rcu.h"
 #include "util.h"
 
 /* Crafted frames. */
@@ -1107,6 +1107,6 @@ main(void)
 
     rcu_register_thread();
     check_run_tests(tests, ARRAY_SIZE(tests));
-    rcu_unregister_thread();
+    rcu_unregister();
     return check_finish("test-odp-execute");
 }

@@ -21,11 +21,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <urcu-qsbr.h>
 #include "check.h"
 #include "config.h"
 #include "config-check.h"
 #include "ofpact.h"
+#include "rcu.h"
 #include "upcall.h"
 #include "util.h"
 
@@ -926,9 +926,9 @@ pmd_sim_main(void *sim_)
         /* Requests and naps come here in pmd_main(): widen the window
          * between the generation check and the quiescent state. */
         sched_yield();
-        rcu_quiescent_state();
+        rcu_quiesce();
     }
-    rcu_unregister_thread();
+    rcu_unregister();
     free(out);
     return NULL;
 }

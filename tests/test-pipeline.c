@@ -16,7 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <arpa/inet.h>
-#include <urcu-qsbr.h>
 
 #include "bond.h"
 #include "check.h"
@@ -28,6 +27,7 @@
 #include "miniflow.h"
 #include "pipeline.h"
 #include "pmd.h"
+#include "rcu.h"
 #include "upcall.h"
 #include "util.h"
 
@@ -93,9 +93,9 @@ static void
 destroy_all(struct dp *dp, struct pmd *pmd)
 {
     pmd_destroy(pmd);
-    rcu_thread_offline();
+    rcu_offline();
     rcu_barrier();
-    rcu_thread_online();
+    rcu_online();
     ofproto_destroy(dp->ofproto);
     free(dp->name);
     free(dp);
@@ -597,6 +597,6 @@ main(void)
     test_rewrite_flow();
     test_bond_output();
     test_bond_output_slb();
-    rcu_unregister_thread();
+    rcu_unregister();
     return check_finish("test-pipeline");
 }

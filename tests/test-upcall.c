@@ -18,10 +18,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <urcu-qsbr.h>
 #include "check.h"
 #include "mac-learning.h"
 #include "ofproto-rules.h"
+#include "rcu.h"
 #include "util.h"
 
 #define MAC_A { { 0x02, 0x00, 0x00, 0x00, 0x00, 0x0a } }
@@ -1270,9 +1270,9 @@ stress_main(void *arg_)
                               || port > STRESS_PORT;
             }
         }
-        rcu_quiescent_state();
+        rcu_quiesce();
     }
-    rcu_unregister_thread();
+    rcu_unregister();
     __atomic_store_n(&arg->done, true, __ATOMIC_RELEASE);
     return NULL;
 }
