@@ -15,7 +15,7 @@
  * to tpacket_policy_run(), which judges their deltas over windows of 2 ms
  * in low-latency mode and of 4 ms (at least 4 block timeouts) in
  * throughput mode.
- * - To throughput, if in one window either
+ * - To throughput, if in two windows in a row either
  *   (a) at least 100 frames per ms arrived (100,000 frames/s), or
  *   (b) in at least 8 polls that returned frames, half or more returned a
  *   full batch of 32 (the PMD falls behind), and the frames averaged at
@@ -30,7 +30,16 @@
  *   the PMD lags: on the ring their copy would move back to the sender's
  *   core, which measured slower.  TCP with the sender's offloads off (MTU
  *   frames, about 165,000 per second at 2 Gbit/s) meets (a); the ring
- *   measured better for it too (2.5 against 1.9 Gbit/s).
+ *   measured better for it too (2.5 against 1.9 Gbit/s).  One window is
+ *   not enough: when a busy host keeps the PMD off its core for 100 ms, a
+ *   2,000 frames/s stream waits in the socket and the PMD drains it in a
+ *   few full polls, which meets (a) and (b) in that one window.  On the
+ *   ring such a stream fills a block every block timeout with a couple of
+ *   frames, so the ring would then hold only a few tens of ms of it, where
+ *   the socket's 16 MB buffer holds seconds: the queue that just lagged
+ *   would lose frames at the next stall (measured: 45 to 499 frames lost
+ *   to the ring of such a stream on a loaded machine).  The window after
+ *   the catch-up is quiet, while a real flood stays busy.
  * - To low latency, once every window for max(20 ms, 8 block timeouts) had
  *   fewer frames per ms than half the rate of the window that caused the
  *   switch, capped at half of (a) and at least 16: between 50 and 32 per
@@ -59,6 +68,7 @@
 #define TPACKET_QUIET_MIN_MS 20
 #define TPACKET_BUSY_FRAMES_PER_MS 100
 #define TPACKET_MIN_BUSY_POLLS 8
+#define TPACKET_BUSY_WINDOWS 2
 #define TPACKET_SMALL_FRAME_BYTES 2048
 #define TPACKET_QUIET_FRAMES_PER_MS_MIN 16
 #define TPACKET_HOLD_MIN_MS 10
@@ -149,11 +159,15 @@ tpacket_policy_run(struct tpacket_policy *pol, long long now,
     if (pol->mode == TPACKET_THROUGHPUT && !tp_is_quiet(pol, &pol->last)) {
         pol->quiet_since = now;
     }
+    if (pol->mode == TPACKET_LOW_LATENCY) {
+        pol->busy_windows = (ll_is_busy(&pol->last)
+                             ? pol->busy_windows + 1 : 0);
+    }
     if (pol->pinned || now - pol->last_switch < pol->hold_ms || draining) {
         return TPACKET_POLICY_STAY;
     }
     if (pol->mode == TPACKET_LOW_LATENCY) {
-        go = ll_is_busy(&pol->last);
+        go = pol->busy_windows >= TPACKET_BUSY_WINDOWS;
     } else {
         /* Quiet for longer than TCP waits for the tail of its window to
          * leave a block at the timeout. */
@@ -183,6 +197,7 @@ tpacket_policy_switched(struct tpacket_policy *pol, long long now,
                     : TPACKET_HOLD_MIN_MS);
     pol->last_switch = now;
     pol->quiet_since = now;
+    pol->busy_windows = 0;
     /* The next window starts now: the grace period and the drain are no
      * sample of the new mode. */
     take_window(pol, now, counters);

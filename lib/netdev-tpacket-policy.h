@@ -66,6 +66,8 @@ struct tpacket_policy {
                                  * that was not quiet (ms). */
     uint64_t busy_frames_per_ms; /* Rate of the window that last caused a
                                   * switch to throughput; 0 if none. */
+    int busy_windows;           /* Low-latency mode: consecutive windows
+                                 * that met (a) or (b). */
 };
 
 /* Initializes 'pol' for an rx queue created at 'now' (ms, any monotonic

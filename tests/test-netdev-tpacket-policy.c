@@ -215,6 +215,32 @@ test_full_batches_of_small_frames(void)
     CHECK_LOAD("3 polls", ((struct load) { 96, 3, 3, 64 }), false, 2000);
 }
 
+/* A 2 frames/ms stream that the PMD drains in full batches after each
+ * stall of a busy host: one window at a time meets (a) and (b), the next
+ * is quiet, so the queue stays on the socket whose buffer outlasts the
+ * stalls. */
+static void
+test_catch_up_after_stall_stays(void)
+{
+    static const struct load trickle = { 2, 2, 0, 250 };
+    static const struct load catch_up = { 224, 7, 7, 250 };
+    struct sim sim;
+
+    sim_init(&sim, TPACKET_LOW_LATENCY, false, 1);
+    for (int stall = 0; stall < 20; stall++) {
+        sim_run(&sim, &trickle, 100);
+        sim_ms(&sim, &catch_up);
+    }
+    sim_run(&sim, &trickle, 100);
+    CHECK_INT(sim.n_switches, 0);
+    CHECK_INT(sim.pol.mode, TPACKET_LOW_LATENCY);
+
+    /* Two catch-up windows in a row are a lagging PMD: the ring. */
+    sim_run(&sim, &catch_up, 6);
+    CHECK_INT(sim.n_switches, 1);
+    CHECK_INT(sim.pol.mode, TPACKET_THROUGHPUT);
+}
+
 static void
 test_quiet_returns_after_hold(void)
 {
@@ -376,6 +402,7 @@ main(void)
         { "large_frames_stay", test_large_frames_stay },
         { "full_batches_of_small_frames",
           test_full_batches_of_small_frames },
+        { "catch_up_after_stall_stays", test_catch_up_after_stall_stays },
         { "quiet_returns_after_hold", test_quiet_returns_after_hold },
         { "quiet_threshold", test_quiet_threshold },
         { "flapping_doubles_hold", test_flapping_doubles_hold },
