@@ -1,5 +1,6 @@
 noinst_LIBRARIES += lib/libpmdswitch.a
 lib_libpmdswitch_a_SOURCES = \
+	lib/backtrace.c lib/backtrace.h \
 	lib/bond.c lib/bond.h \
 	lib/bond-commands.c \
 	lib/compiler.h \
@@ -9,6 +10,7 @@ lib_libpmdswitch_a_SOURCES = \
 	lib/config-diff.c lib/config-diff.h \
 	lib/config-other.c lib/config-other.h \
 	lib/coverage.c lib/coverage.h \
+	lib/daemon-monitor.c lib/daemon-monitor.h \
 	lib/dp.c lib/dp.h \
 	lib/dp-commands.c \
 	lib/dp-link.c \

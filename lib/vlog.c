@@ -367,7 +367,8 @@ replace_log_file__(int fd, char *name)
         close(log_fd);
     }
     free(log_file_name);
-    log_fd = fd;
+    /* Pairs with the relaxed load in vlog_get_log_fd(). */
+    __atomic_store_n(&log_fd, fd, __ATOMIC_RELAXED);
     log_file_name = name;
     update_all_min_levels__();
 }
@@ -435,6 +436,14 @@ vlog_list(void)
         ovs_fatal(0, "virtual memory exhausted");
     }
     return buf;
+}
+
+int
+vlog_get_log_fd(void)
+{
+    /* Pairs with the store in replace_log_file__(); a crash handler may see
+     * the old descriptor for a moment, which at worst loses its lines. */
+    return __atomic_load_n(&log_fd, __ATOMIC_RELAXED);
 }
 
 void

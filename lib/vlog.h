@@ -176,6 +176,11 @@ int vlog_reopen_log_file(void);
  * there is none. */
 char *vlog_get_log_file(void);
 
+/* Returns the descriptor of the log file, or -1 if there is none.  For
+ * writers that cannot take the vlog mutex, such as a crash handler: this
+ * is one relaxed load, async-signal-safe.  Any thread. */
+int vlog_get_log_fd(void);
+
 /* Returns the module and level table in the layout of Open vSwitch's
  * "vlog/list", for the caller to free. */
 char *vlog_list(void);

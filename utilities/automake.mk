@@ -7,3 +7,32 @@ utilities_pmdswitch_appctl_LDADD = $(PMD_LIBS)
 bin_PROGRAMS += utilities/pmdswitch-parse-pcap
 utilities_pmdswitch_parse_pcap_SOURCES = utilities/pmdswitch-parse-pcap.c
 utilities_pmdswitch_parse_pcap_LDADD = $(PMD_LIBS)
+
+dist_man_MANS += utilities/pmdswitch-appctl.8
+
+# The example config; the real one, /etc/pmdswitch/pmdswitch.json, is the
+# administrator's and is never installed over.
+pmdswitchconfdir = $(sysconfdir)/pmdswitch
+dist_pmdswitchconf_DATA = utilities/pmdswitch.json.example
+
+# The systemd unit, with the install directories filled in.
+EXTRA_DIST += utilities/pmdswitch.service.in
+CLEANFILES += utilities/pmdswitch.service
+if HAVE_SYSTEMD_UNIT_DIR
+systemdsystemunit_DATA = utilities/pmdswitch.service
+endif
+utilities/pmdswitch.service: utilities/pmdswitch.service.in Makefile
+	$(AM_V_GEN)$(MKDIR_P) utilities && \
+	sed -e 's|@sbindir[@]|$(sbindir)|g' -e 's|@bindir[@]|$(bindir)|g' \
+	    -e 's|@sysconfdir[@]|$(sysconfdir)|g' \
+	    $(srcdir)/utilities/pmdswitch.service.in >$@.tmp && \
+	mv $@.tmp $@
+
+# Completion for pmdswitch-appctl, installed under the command's name as
+# bash-completion expects.
+if HAVE_BASH_COMPLETION_DIR
+dist_bashcompletion_DATA = utilities/bash-completion/pmdswitch-appctl
+else
+EXTRA_DIST += utilities/bash-completion/pmdswitch-appctl
+endif
+EXTRA_DIST += utilities/install-deps.sh

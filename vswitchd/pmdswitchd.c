@@ -5,7 +5,9 @@
  * pmdswitchd: the daemon.  It parses the command line and the config,
  * builds the datapath (ports and PMD threads), then runs the control loop
  * (libevent) until SIGTERM or SIGINT, and shuts down cleanly: PMDs joined,
- * ports closed, pidfile removed, counters logged.
+ * ports closed, pidfile removed, counters logged.  With --monitor a
+ * supervisor process (daemon-monitor.h) restarts it after a crash; the
+ * crash handler (backtrace.h) logs every thread's backtrace first.
  */
 #include <autoconf.h>
 
@@ -26,10 +28,12 @@
 #include <linux/if_ether.h>
 #include <urcu-qsbr.h>
 
+#include "backtrace.h"
 #include "config.h"
 #include "config-check.h"
 #include "config-apply.h"
 #include "coverage.h"
+#include "daemon-monitor.h"
 #include "dp.h"
 #include "link-monitor.h"
 #include "ofproto-trace.h"
@@ -48,6 +52,7 @@ struct options {
     const char *log_file;       /* NULL: stderr only. */
     const char *unixctl;        /* Control socket path. */
     bool detach;
+    bool monitor;               /* --monitor: restart after a crash. */
 };
 
 /* Prints 'error' (which it frees) and exits with status 1.  Freeing first
@@ -70,11 +75,13 @@ usage(void)
            "  --pidfile[=FILE]      write the pid to FILE once running\n"
            "                        (default " DEFAULT_PIDFILE ")\n"
            "  --detach              run in the background once running\n"
+           "  --monitor             restart the daemon if it crashes\n"
            "  --unixctl PATH        serve pmdswitch-appctl on PATH\n"
            "                        (default " UNIXCTL_DEFAULT_PATH ")\n"
            "  --log-file[=FILE]     also log to FILE\n"
            "                        (default " DEFAULT_LOGFILE ")\n"
-           "  -v, --verbose=MODULE:LEVEL  set a log level (repeatable)\n"
+           "  -v, --verbose=MODULE:LEVEL  set a log level (repeatable);\n"
+           "                        -v syslog:info also logs to syslog\n"
            "  -h, --help            print this help and exit\n"
            "  -V, --version         print the version and exit\n");
 }
@@ -83,11 +90,12 @@ static void
 parse_options(int argc, char *argv[], struct options *opts)
 {
     enum { OPT_CONFIG = 256, OPT_PIDFILE, OPT_DETACH, OPT_LOG_FILE,
-           OPT_UNIXCTL };
+           OPT_UNIXCTL, OPT_MONITOR };
     static const struct option long_options[] = {
         { "config", required_argument, NULL, OPT_CONFIG },
         { "pidfile", optional_argument, NULL, OPT_PIDFILE },
         { "detach", no_argument, NULL, OPT_DETACH },
+        { "monitor", no_argument, NULL, OPT_MONITOR },
         { "log-file", optional_argument, NULL, OPT_LOG_FILE },
         { "unixctl", required_argument, NULL, OPT_UNIXCTL },
         { "verbose", required_argument, NULL, 'v' },
@@ -111,6 +119,9 @@ parse_options(int argc, char *argv[], struct options *opts)
             break;
         case OPT_DETACH:
             opts->detach = true;
+            break;
+        case OPT_MONITOR:
+            opts->monitor = true;
             break;
         case OPT_UNIXCTL:
             opts->unixctl = optarg;
@@ -248,16 +259,23 @@ detach_start(void)
     return fds[1];
 }
 
+/* Reports "running" on 'fd' (from detach_start() or the monitor) and, if
+ * 'detach', moves the standard streams to /dev/null and the working
+ * directory to "/". */
 static void
-detach_finish(int fd)
+detach_finish(int fd, bool detach)
 {
     char ok = 0;
-    int null = open("/dev/null", O_RDWR);
+    int null;
 
     if (write(fd, &ok, 1) != 1) {
         VLOG_WARN("could not report start-up to the parent process");
     }
     close(fd);
+    if (!detach) {
+        return;
+    }
+    null = open("/dev/null", O_RDWR);
     if (null >= 0) {
         dup2(null, STDIN_FILENO);
         dup2(null, STDOUT_FILENO);
@@ -364,6 +382,7 @@ main(int argc, char *argv[])
     struct event_base *base;
     struct pmd_config *cfg;
     struct options opts;
+    char *config_path = NULL;
     int detach_fd = -1;
     char *error = NULL;
     struct dp *dp;
@@ -388,9 +407,36 @@ main(int argc, char *argv[])
         config_destroy(cfg);
         exit_with_error(error);
     }
+    if (opts.monitor) {
+        /* A restarted daemon reads the file again, from "/" if detached. */
+        config_path = realpath(opts.config, NULL);
+        if (config_path) {
+            opts.config = config_path;
+        }
+    }
     if (opts.detach) {
         detach_fd = detach_start();
     }
+    if (opts.monitor && daemon_monitor_start(&detach_fd) > 0) {
+        /* A restart after a crash: the config may have changed since. */
+        config_destroy(cfg);
+        cfg = config_parse_file(opts.config, &error);
+        if (!cfg) {
+            if (opts.log_file) {
+                VLOG_ERR("%s", error);
+            }
+            exit_with_error(error);
+        }
+        error = config_check_rules(cfg, opts.config);
+        if (error) {
+            if (opts.log_file) {
+                VLOG_ERR("%s", error);
+            }
+            config_destroy(cfg);
+            exit_with_error(error);
+        }
+    }
+    backtrace_install("pmdswitchd");
 
     VLOG_INFO("pmdswitchd %s starting with %s", PACKAGE_VERSION,
               opts.config);
@@ -439,7 +485,7 @@ main(int argc, char *argv[])
     VLOG_INFO("pmdswitchd running: %d port(s), %d pmd thread(s)",
               dp->n_ports, dp->n_pmds);
     if (detach_fd >= 0) {
-        detach_finish(detach_fd);
+        detach_finish(detach_fd, opts.detach);
     }
 
     run_control_loop(base, dp, &reload);
@@ -451,6 +497,7 @@ main(int argc, char *argv[])
     dp_log_stats(dp);
     dp_destroy(dp);
     config_reload_uninit(&reload);
+    free(config_path);
     if (opts.pidfile) {
         unlink(opts.pidfile);
     }
