@@ -8,6 +8,11 @@
 # and a closing "system: N passed, M failed, K skipped" line.  Exits 1 if a
 # case failed, 77 if not run as root, else 0.
 #
+# A test whose header has the line "# Provider-independent." runs in the
+# first mode only when both are asked for: what it checks (appctl, config
+# errors, slow-path decisions, the daemon's life cycle) does not depend on
+# how ports receive, and the suite's time is better spent elsewhere.
+#
 # Logs: tests/system/logs/TEST-MODE.log (the test's output) and
 # tests/system/logs/TEST-MODE/ (configs, daemon logs, tool output).
 #
@@ -116,7 +121,11 @@ n_skip=0
 CASE_DIR=
 for t in "${TESTS[@]}"; do
     name=$(basename "$t" .sh)
-    for mode in "${MODES[@]}"; do
+    modes=("${MODES[@]}")
+    if grep -qx '# Provider-independent\.' "$t"; then
+        modes=("${MODES[0]}")
+    fi
+    for mode in "${modes[@]}"; do
         if [[ $mode == tpacket ]]; then
             tpacket=true
         else

@@ -1,6 +1,7 @@
 #!/bin/bash
 # Copyright (c) 2026 The pmdswitch authors.
 # SPDX-License-Identifier: Apache-2.0
+# Provider-independent.
 #
 # System test: pmdswitch-appctl against the running daemon.  Traffic
 # between two namespaces must show in dpctl/show and pmd-stats-show; every

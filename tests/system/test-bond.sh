@@ -1,6 +1,7 @@
 #!/bin/bash
 # Copyright (c) 2026 The pmdswitch authors.
 # SPDX-License-Identifier: Apache-2.0
+# Provider-independent.
 #
 # System test: bond port "up0" over two member veths whose far ends belong
 # to a bond partner in namespace P, with host A on plain port p1 and host H

@@ -1,5 +1,6 @@
 #!/bin/bash
 # Copyright (c) 2026 The pmdswitch authors.  SPDX-License-Identifier: Apache-2.0
+# Provider-independent.
 #
 # System test: startup errors.  For each broken setup the daemon must exit
 # with status 1 (not crash, not hang, not run), say what is wrong on

@@ -1,5 +1,6 @@
 #!/bin/bash
 # Copyright (c) 2026 The pmdswitch authors.  SPDX-License-Identifier: Apache-2.0
+# Provider-independent.
 #
 # System test: MAC moves.  Three namespaces A, B, C sit on ports p1, p2,
 # p3.  A pings B, so the switch learns B's MAC on p2 (and caches flows to

@@ -1,5 +1,6 @@
 #!/bin/bash
 # Copyright (c) 2026 The pmdswitch authors.  SPDX-License-Identifier: Apache-2.0
+# Provider-independent.
 #
 # System test: pmdswitch installed and run as a service.  "make install"
 # into a temporary DESTDIR must install both programs, both man pages

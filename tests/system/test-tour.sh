@@ -1,6 +1,7 @@
 #!/bin/bash
 # Copyright (c) 2026 The pmdswitch authors.
 # SPDX-License-Identifier: Apache-2.0
+# Provider-independent.
 #
 # System test: one config with everything a user combines, as README
 # shows it: a rule table, two VLANs and a balance-tcp bond.

@@ -1,6 +1,7 @@
 #!/bin/bash
 # Copyright (c) 2026 The pmdswitch authors.
 # SPDX-License-Identifier: Apache-2.0
+# Provider-independent.
 #
 # System test: ofproto/trace.  After a ping has taught the switch A's and
 # B's MACs, tracing A -> B (as a flow in Open vSwitch's syntax, and as a
