@@ -43,16 +43,6 @@ struct unixctl_command {
 static struct unixctl_command *commands;
 static size_t n_commands, allocated_commands;
 
-/* Incremental scanner that finds where one JSON object ends in a byte
- * stream, so a frame is complete before it is parsed. */
-struct json_framer {
-    size_t pos;                 /* Bytes of the buffer scanned so far. */
-    int depth;                  /* Open '{' and '[' not yet closed. */
-    bool started;               /* Seen the opening '{'. */
-    bool in_string;             /* Inside a string literal. */
-    bool escaped;               /* Previous string byte was '\'. */
-};
-
 /* One client connection. */
 struct unixctl_conn {
     struct unixctl_conn *prev, *next; /* In server's 'conns' list. */
@@ -64,7 +54,7 @@ struct unixctl_conn {
 
     char *in;                   /* Received, not yet processed bytes. */
     size_t in_len, in_size;     /* Used and allocated bytes of 'in'. */
-    struct json_framer framer;  /* Scan state over 'in'. */
+    struct unixctl_framer framer; /* Scan state over 'in'. */
 
     char *out;                  /* Reply bytes to send. */
     size_t out_len, out_ofs;    /* Bytes in 'out', bytes already sent. */
@@ -193,13 +183,10 @@ register_builtins__(void)
 
 /* Framing. */
 
-/* Scans the bytes of 'buf' from 'f->pos' to 'len'.  Returns 1 when a
- * complete object ends at 'f->pos', 0 when more bytes are needed, -1 when
- * the stream does not start with an object. */
-static int
-json_framer_scan__(struct json_framer *f, const char *buf, size_t len)
+int
+unixctl_framer_scan(struct unixctl_framer *f, const char *buf, size_t size)
 {
-    for (; f->pos < len; f->pos++) {
+    for (; f->pos < size; f->pos++) {
         char c = buf[f->pos];
 
         if (!f->started) {
@@ -455,38 +442,71 @@ conn_protocol_error__(struct unixctl_conn *conn, const char *text)
     conn->closing = true;
 }
 
-/* Runs the request 'req' received on 'conn'. */
-static void
-conn_run__(struct unixctl_conn *conn, json_t *req)
+char *
+unixctl_parse_request(const char *buf, size_t size,
+                      struct unixctl_request *req)
 {
-    const struct unixctl_command *command;
-    json_t *method, *params, *format;
-    const char **argv;
-    const char *name;
+    json_t *json, *method, *params, *format;
+    json_error_t err;
     size_t argc;
-    char *msg;
 
-    method = json_object_get(req, "method");
-    params = json_object_get(req, "params");
-    format = json_object_get(req, "format");
+    memset(req, 0, sizeof *req);
+    json = json_loadb(buf, size, 0, &err);
+    if (!json || !json_is_object(json)) {
+        json_decref(json);
+        return xasprintf("invalid JSON-RPC request: %s",
+                         json ? "not an object" : err.text);
+    }
+
+    method = json_object_get(json, "method");
+    params = json_object_get(json, "params");
+    format = json_object_get(json, "format");
     if (!json_is_string(method) || (params && !json_is_array(params))
         || (format && !json_is_string(format))) {
-        conn_protocol_error__(conn, "invalid JSON-RPC request");
-        return;
+        json_decref(json);
+        return xstrdup("invalid JSON-RPC request");
     }
     argc = params ? json_array_size(params) : 0;
     for (size_t i = 0; i < argc; i++) {
         if (!json_is_string(json_array_get(params, i))) {
-            conn_protocol_error__(conn, "\"params\" must be strings");
-            return;
+            json_decref(json);
+            return xstrdup("\"params\" must be strings");
         }
     }
 
-    conn->pending = true;
-    conn->request_id = json_incref(json_object_get(req, "id"));
-    conn->wants_json = format && !strcmp(json_string_value(format), "json");
+    req->json = json;
+    req->method = json_string_value(method);
+    req->argc = argc;
+    req->argv = xcalloc(argc + 1, sizeof *req->argv);
+    for (size_t i = 0; i < argc; i++) {
+        req->argv[i] = json_string_value(json_array_get(params, i));
+    }
+    req->id = json_object_get(json, "id");
+    req->wants_json = format && !strcmp(json_string_value(format), "json");
+    return NULL;
+}
 
-    name = json_string_value(method);
+void
+unixctl_request_uninit(struct unixctl_request *req)
+{
+    free(req->argv);
+    json_decref(req->json);
+    memset(req, 0, sizeof *req);
+}
+
+/* Runs the parsed request 'req' received on 'conn'. */
+static void
+conn_run__(struct unixctl_conn *conn, const struct unixctl_request *req)
+{
+    const struct unixctl_command *command;
+    const char *name = req->method;
+    size_t argc = req->argc;
+    char *msg;
+
+    conn->pending = true;
+    conn->request_id = json_incref(req->id);
+    conn->wants_json = req->wants_json;
+
     command = command_lookup__(name);
     if (!command) {
         msg = xasprintf("\"%s\" is not a valid command (use list-commands "
@@ -498,14 +518,9 @@ conn_run__(struct unixctl_conn *conn, json_t *req)
         msg = xasprintf("\"%s\" command takes at most %d arguments",
                         name, command->max_args);
     } else {
-        argv = xcalloc(argc + 1, sizeof *argv);
-        for (size_t i = 0; i < argc; i++) {
-            argv[i] = json_string_value(json_array_get(params, i));
-        }
         running_conn = conn;
-        command->cb(conn, argc, argv, command->aux);
+        command->cb(conn, argc, req->argv, command->aux);
         running_conn = NULL;
-        free(argv);
         return;
     }
     conn_send_reply__(conn, NULL, json_string(msg));
@@ -518,11 +533,11 @@ static void
 conn_process__(struct unixctl_conn *conn)
 {
     while (!conn->pending && !conn->closing && conn->in_len) {
-        int status = json_framer_scan__(&conn->framer, conn->in,
+        int status = unixctl_framer_scan(&conn->framer, conn->in,
                                         conn->in_len);
         size_t frame_len = conn->framer.pos;
-        json_error_t err;
-        json_t *req;
+        struct unixctl_request req;
+        char *error;
 
         if (frame_len > UNIXCTL_MAX_REQUEST_SIZE) {
             char *msg = xasprintf("request exceeds %d bytes",
@@ -539,21 +554,17 @@ conn_process__(struct unixctl_conn *conn)
             break;
         }
 
-        req = json_loadb(conn->in, frame_len, 0, &err);
+        error = unixctl_parse_request(conn->in, frame_len, &req);
         memmove(conn->in, conn->in + frame_len, conn->in_len - frame_len);
         conn->in_len -= frame_len;
         memset(&conn->framer, 0, sizeof conn->framer);
-        if (!req || !json_is_object(req)) {
-            char *msg = xasprintf("invalid JSON-RPC request: %s",
-                                  req ? "not an object" : err.text);
-
-            conn_protocol_error__(conn, msg);
-            free(msg);
-            json_decref(req);
+        if (error) {
+            conn_protocol_error__(conn, error);
+            free(error);
             break;
         }
-        conn_run__(conn, req);
-        json_decref(req);
+        conn_run__(conn, &req);
+        unixctl_request_uninit(&req);
     }
     if (conn->eof && !conn->pending) {
         conn->closing = true;
@@ -924,7 +935,7 @@ client_send__(int fd, const char *text, size_t len, long long deadline)
 static int
 client_recv__(int fd, long long deadline, json_t **replyp)
 {
-    struct json_framer framer = { 0 };
+    struct unixctl_framer framer = { 0 };
     size_t len = 0, size = 0;
     char *buf = NULL;
     int error = 0;
@@ -955,7 +966,7 @@ client_recv__(int fd, long long deadline, json_t **replyp)
             break;
         }
         len += n;
-        status = json_framer_scan__(&framer, buf, len);
+        status = unixctl_framer_scan(&framer, buf, len);
         if (status < 0) {
             error = EPROTO;
             break;

@@ -133,6 +133,48 @@ void unixctl_command_reply_json(struct unixctl_conn *conn, json_t *result);
 void unixctl_command_reply_text_json(struct unixctl_conn *conn,
                                      const char *text, json_t *json);
 
+/* Request parsing, as the server does it; exposed for tests and fuzzing. */
+
+/* Incremental scanner that finds where the first JSON object in a byte
+ * stream ends, so that a request is complete before it is parsed.  Zero it
+ * to start a new frame. */
+struct unixctl_framer {
+    size_t pos;                 /* Bytes of the buffer scanned so far. */
+    int depth;                  /* Open '{' and '[' not yet closed. */
+    bool started;               /* Seen the opening '{'. */
+    bool in_string;             /* Inside a string literal. */
+    bool escaped;               /* Previous string byte was '\'. */
+};
+
+/* Scans the bytes of 'buf' from 'f->pos' up to 'size'; the bytes before
+ * 'f->pos' must be those scanned by earlier calls.  Returns 1 when a
+ * complete object ends at 'f->pos' (the frame is the first 'f->pos' bytes
+ * of 'buf'), 0 when more bytes are needed, -1 when the stream does not
+ * start with an object.  Any thread. */
+int unixctl_framer_scan(struct unixctl_framer *f, const char *buf,
+                        size_t size);
+
+/* A parsed request.  'method', 'argv' and 'id' point into 'json'. */
+struct unixctl_request {
+    json_t *json;               /* The whole request object (owned). */
+    const char *method;         /* "method". */
+    size_t argc;                /* Number of "params". */
+    const char **argv;          /* 'argc' strings, then NULL (owned). */
+    json_t *id;                 /* "id", or NULL if absent. */
+    bool wants_json;            /* "format": "json". */
+};
+
+/* Parses the frame of 'size' bytes at 'buf' (see unixctl_framer_scan())
+ * as a request.  Returns NULL and fills 'req', to free with
+ * unixctl_request_uninit(), or returns the protocol error message the
+ * server answers with, for the caller to free, and leaves 'req' zeroed.
+ * Any thread. */
+char *unixctl_parse_request(const char *buf, size_t size,
+                            struct unixctl_request *req);
+
+/* Frees what 'req' owns.  Accepts a zeroed 'req'. */
+void unixctl_request_uninit(struct unixctl_request *req);
+
 /* Client. */
 
 /* Connects to the server at 'path', runs 'method' with the 'argc'

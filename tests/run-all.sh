@@ -1,7 +1,8 @@
 #!/bin/bash
 # Builds pmdswitch from a fresh checkout and runs the whole test suite:
-# unit tests (make check) and system tests (the real daemon between network
-# namespaces, once with use-tpacket-v3 true and once false).
+# unit tests (make check), system tests (the real daemon between network
+# namespaces, once with use-tpacket-v3 true and once false) and a short
+# run of each fuzz target.
 #
 # Usage: sudo tests/run-all.sh
 # Ends with one line "N passed, M failed" and exits non-zero on failure.
@@ -63,6 +64,22 @@ run_suite() {
 }
 
 run_suite "plain build" "$(pwd)"
+
+# The libFuzzer targets (clang), a few seconds each: long enough to catch
+# a parser that crashes on inputs near its seed corpus.  Each target counts
+# as one test.  Building and running them adds about a minute.
+step "fuzzing (tests/fuzz/run-fuzzers.sh)"
+tests/fuzz/run-fuzzers.sh "${PMDSWITCH_FUZZ_SECONDS:-5}" | tee fuzz.log
+fuzz_re='^fuzz: \([0-9]*\) targets, \([0-9]*\) crashes$'
+fuzz_n=$(sed -n "s/$fuzz_re/\\1/p" fuzz.log)
+fuzz_crashes=$(sed -n "s/$fuzz_re/\\2/p" fuzz.log)
+if [ -z "$fuzz_n" ]; then
+    echo "fuzzing did not report a result"
+    failed=$((failed + 1))
+else
+    passed=$((passed + fuzz_n - fuzz_crashes))
+    failed=$((failed + fuzz_crashes))
+fi
 
 # sanitized_suite NAME DIR SANITIZERS [RUN_ARG...]: builds a copy of the
 # tree in DIR with --enable-sanitizers=SANITIZERS (errors are fatal) and
