@@ -107,8 +107,9 @@ if [ "${PMDSWITCH_SKIP_SANITIZERS:-}" != 1 ]; then
     # each provider under the sanitizers already), leaving out the ones
     # that only push steady streams through paths the others cover too.
     sanitized_suite "address,undefined sanitizers" _build-asan \
-        address,undefined --mode tpacket appctl bond errors faults-frames \
-        live-config mac-move pmd-stats rules service tap tour trace vlan
+        address,undefined --mode tpacket appctl errors faults-frames \
+        live-config mac-move pmd-stats reconfig-soak rules service tap tour \
+        trace vlan
     # The threaded parts: every unit test (RCU readers against writers,
     # PMD requests) and the system tests that drive the PMD and control
     # threads through every appctl request and rule changes.
