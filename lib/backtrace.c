@@ -61,28 +61,10 @@ static const struct {
     { SIGILL, "SIGILL" },
 };
 
-/* Writes 'size' bytes of 'data' to 'fd', ignoring errors. */
-static void
-put__(int fd, const char *data, size_t size)
-{
-    while (size > 0) {
-        ssize_t n = write(fd, data, size);
-
-        if (n < 0) {
-            if (errno == EINTR) {
-                continue;
-            }
-            return;
-        }
-        data += n;
-        size -= n;
-    }
-}
-
 static void
 put_str__(int fd, const char *s)
 {
-    put__(fd, s, strlen(s));
+    write_fully(fd, s, strlen(s));
 }
 
 static void
@@ -100,7 +82,7 @@ put_num__(int fd, long value)
     if (value < 0) {
         buf[--i] = '-';
     }
-    put__(fd, buf + i, sizeof buf - i);
+    write_fully(fd, buf + i, sizeof buf - i);
 }
 
 /* Stores in 'fds' the distinct descriptors that crash output goes to

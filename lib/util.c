@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 void
 ovs_abort_assert(const char *file, int line, const char *cond)
@@ -140,4 +141,23 @@ long long
 time_msec(void)
 {
     return time_usec() / 1000;
+}
+
+void
+write_fully(int fd, const void *data_, size_t size)
+{
+    const char *data = data_;
+
+    while (size > 0) {
+        ssize_t n = write(fd, data, size);
+
+        if (n < 0) {
+            if (errno == EINTR) {
+                continue;
+            }
+            return;
+        }
+        data += n;
+        size -= n;
+    }
 }

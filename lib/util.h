@@ -42,6 +42,12 @@ void *xmemdup(const void *p, size_t size);
 char *xstrdup(const char *s);
 char *xasprintf(const char *format, ...) PRINTF_FORMAT(1, 2);
 char *xvasprintf(const char *format, va_list args) PRINTF_FORMAT(1, 0);
+
+/* Writes all 'size' bytes of 'data' to 'fd', retrying after EINTR and
+ * short writes, and gives up silently on any other error: for logs and
+ * crash reports, which have nowhere to report a failure.  Async-signal
+ * safe. */
+void write_fully(int fd, const void *data, size_t size);
 /* Copies 'size' bytes of 'p' into a new NUL-terminated string. */
 char *xmemdup0(const void *p, size_t size);
 /* Allocates 'size' bytes aligned to a cache line, zeroed; free() frees it. */

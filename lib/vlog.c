@@ -474,25 +474,6 @@ vlog_set_clock(long long (*now_msec)(void))
     vlog_clock = now_msec ? now_msec : time_msec;
 }
 
-/* Writes all of 'data' to 'fd', ignoring errors: there is nowhere to report
- * a failure to log. */
-static void
-write_fully__(int fd, const char *data, size_t size)
-{
-    while (size > 0) {
-        ssize_t n = write(fd, data, size);
-
-        if (n < 0) {
-            if (errno == EINTR) {
-                continue;
-            }
-            return;
-        }
-        data += n;
-        size -= n;
-    }
-}
-
 /* Formats the current UTC time as "2026-11-29T22:30:00.123Z" into 'buf'. */
 static void
 format_timestamp__(char *buf, size_t size)
@@ -551,10 +532,10 @@ emit__(const struct vlog_module *module, enum vlog_level level,
                                  "%05u|%s|%s|%s\n", msg_seq, module->name,
                                  level_names[level], message);
     if (to_console) {
-        write_fully__(STDERR_FILENO, line, size);
+        write_fully(STDERR_FILENO, line, size);
     }
     if (to_file) {
-        write_fully__(log_fd, line, size);
+        write_fully(log_fd, line, size);
     }
     if (to_syslog) {
         if (!syslog_opened) {
