@@ -8,12 +8,15 @@
 #   idle CPU   the PMD thread's CPU time over SECONDS s with no traffic, in
 #              percent of one core (utime + stime from /proc)
 #   ping       RTT p50 and p99 of 200 pings A -> B, 10 ms apart (light
-#              load: the PMD naps between them)
+#              load: the PMD waits between them)
+#   loaded     the same pings while a UDP stream of about 20,000
+#              datagrams a second runs A -> B (the PMD hardly waits);
+#              compare with the busy-polling row (0)
 #   busy CPU   the PMD's CPU share while ping -i 0.002 runs
 #
 # Usage: pmd-sleep.sh [--tpacket true|false] [--seconds S] [VALUE...]
-#   VALUEs are pmd-sleep-max settings in microseconds (default 0 50 500
-#   2000 10000).
+#   VALUEs are pmd-sleep-max settings in microseconds (default 0 100 1000
+#   10000).
 # Environment: PMDSWITCH_BUILD (build tree with vswitchd/pmdswitchd).
 # Needs root; uses only the namespaces and interfaces it creates.
 
@@ -34,10 +37,10 @@ while [[ $# -gt 0 ]]; do
     *) VALUES+=("$1"); shift ;;
     esac
 done
-((${#VALUES[@]})) || VALUES=(0 50 500 2000 10000)
+((${#VALUES[@]})) || VALUES=(0 100 1000 10000)
 
 ps_require_root
-ps_require_cmds ip ping python3 taskset
+ps_require_cmds ip iperf3 ping python3 taskset
 ps_require_daemon
 ps_setup bsl
 
@@ -98,15 +101,31 @@ else:
     print("%.0f %.0f" % (pick(0.5), pick(0.99)))'
 }
 
-printf '\npmd-sleep-max (us) | idle CPU %% | ping p50 (us) | ping p99 (us) | CPU %% under ping -i 0.002\n'
-printf -- '---|---|---|---|---\n'
+# loaded_ping_pcts: ping_pcts while iperf3 sends about 20,000 datagrams
+# of 64 bytes a second from A to B.
+loaded_ping_pcts()
+{
+    local client
+    ps_bg load ip netns exec "$A" taskset -c 0 iperf3 -c 10.78.1.2 -u \
+        -b 10M -l 64 -t 5 --pacing-timer 20 --connect-timeout 5000
+    client=$PS_BG_PID
+    sleep 0.5
+    ping_pcts
+    wait "$client" || ps_info "load stream: iperf3 exited with $?"
+}
+
+ps_start_iperf3_server "$B" 10.78.1.2
+printf '\npmd-sleep-max (us) | idle CPU %% | ping p50 (us) | ping p99 (us) | loaded p50 (us) | loaded p99 (us) | CPU %% under ping -i 0.002\n'
+printf -- '---|---|---|---|---|---|---\n'
 for v in "${VALUES[@]}"; do
     ps_appctl other-config/set "pmd-sleep-max=$v" >/dev/null
     sleep 0.5
     idle=$(cpu_percent "$SECONDS_IDLE")
     read -r p50 p99 <<<"$(ping_pcts)"
+    read -r lp50 lp99 <<<"$(loaded_ping_pcts)"
     busy=$(cpu_percent 0 ip netns exec "$A" taskset -c 0 ping -n -q -c 1000 \
         -i 0.002 10.78.1.2)
-    printf '%s | %s | %s | %s | %s\n' "$v" "$idle" "$p50" "$p99" "$busy"
+    printf '%s | %s | %s | %s | %s | %s | %s\n' "$v" "$idle" "$p50" "$p99" \
+        "$lp50" "$lp99" "$busy"
 done
 ps_stop_daemon

@@ -50,7 +50,7 @@ static const struct other_spec other_specs[CONFIG_OTHER_N_KEYS] = {
         "userspace-tso-enable", OTHER_BOOL, 0, 0, true,
         OTHER_FIELD(userspace_tso_enable) },
     [CONFIG_OTHER_PMD_SLEEP_MAX] = {
-        "pmd-sleep-max", OTHER_INT, 0, 10000, 0,
+        "pmd-sleep-max", OTHER_INT, 0, 10000, 1000,
         OTHER_FIELD(pmd_sleep_max) },
     [CONFIG_OTHER_TX_FLUSH_INTERVAL] = {
         "tx-flush-interval", OTHER_INT, 0, 1000000, 0,

@@ -59,7 +59,7 @@ struct config_other {
                                      * 0 disables.  Default 100. */
     bool smc_enable;                /* Default true. */
     bool userspace_tso_enable;      /* Default true. */
-    int pmd_sleep_max;              /* Microseconds, 0..10000; default 0. */
+    int pmd_sleep_max;              /* Microseconds, 0..10000; default 1000. */
     int tx_flush_interval;          /* Microseconds, 0..1000000; default 0. */
     enum config_rxq_assign pmd_rxq_assign;  /* Default cycles. */
     int bond_rebalance_interval;    /* Milliseconds, 0..10000 (0 disables);

@@ -213,6 +213,14 @@ netdev_mmsg_rxq_recv(struct netdev_rxq *rxq_, struct dp_batch *batch,
     return netdev_mmsg_rx_recv(&rxq->rx, batch, port_no, &rxq->stats, &dry);
 }
 
+static int
+netdev_mmsg_rxq_wait_fds(const struct netdev_rxq *rxq_,
+                         int fds[NETDEV_RXQ_MAX_WAIT_FDS])
+{
+    fds[0] = netdev_mmsg_rxq_cast(rxq_)->rx.fd;
+    return 1;
+}
+
 static void
 netdev_mmsg_send(struct netdev *netdev, int qid, struct dp_batch *batch)
 {
@@ -291,6 +299,7 @@ const struct netdev_class netdev_mmsg_class = {
     .rxq_dealloc = netdev_mmsg_rxq_dealloc,
     .rxq_recv = netdev_mmsg_rxq_recv,
     .send = netdev_mmsg_send,
+    .rxq_wait_fds = netdev_mmsg_rxq_wait_fds,
     .get_stats = netdev_mmsg_get_stats,
     .health = netdev_mmsg_health,
     .run = netdev_mmsg_run,

@@ -95,6 +95,11 @@ struct netdev_class {
     int (*rxq_recv)(struct netdev_rxq *, struct dp_batch *, uint16_t port_no);
     void (*send)(struct netdev *, int qid, struct dp_batch *);
 
+    /* Optional (PMD thread): see netdev_rxq_wait_fds().  The descriptors
+     * must stay open as long as the rxq exists. */
+    int (*rxq_wait_fds)(const struct netdev_rxq *,
+                        int fds[NETDEV_RXQ_MAX_WAIT_FDS]);
+
     /* Control thread (any thread for get_stats). */
     void (*get_stats)(const struct netdev *, struct netdev_stats *);
     int (*health)(const struct netdev *);

@@ -529,6 +529,14 @@ netdev_tap_rxq_destruct(struct netdev_rxq *rxq_)
 }
 
 static int
+netdev_tap_rxq_wait_fds(const struct netdev_rxq *rxq_,
+                        int fds[NETDEV_RXQ_MAX_WAIT_FDS])
+{
+    fds[0] = netdev_tap_rxq_cast(rxq_)->fd;
+    return 1;
+}
+
+static int
 netdev_tap_rxq_recv(struct netdev_rxq *rxq_, struct dp_batch *batch,
                     uint16_t port_no)
 {
@@ -739,6 +747,7 @@ const struct netdev_class netdev_tap_class = {
     .rxq_dealloc = netdev_tap_rxq_dealloc,
     .rxq_recv = netdev_tap_rxq_recv,
     .send = netdev_tap_send,
+    .rxq_wait_fds = netdev_tap_rxq_wait_fds,
     .get_stats = netdev_tap_get_stats,
     .health = netdev_tap_health,
     .run = netdev_tap_run,

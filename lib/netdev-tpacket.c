@@ -384,9 +384,11 @@ struct netdev_rxq_tpacket {
     int pmd_mode;               /* Copy of 'mode', stored by the PMD,
                                  * loaded by the control thread. */
 
-    /* Control thread only (read-only for get_status). */
+    /* Set at construction, then read only (the PMD waits on them). */
     int fds[TPACKET_N_MODES];   /* Receive sockets, indexed by mode; the
                                  * port's. */
+
+    /* Control thread only (read-only for get_status). */
     uint64_t drops[TPACKET_N_MODES]; /* PACKET_STATISTICS drops per
                                       * socket, accumulated. */
     uint64_t n_switches[TPACKET_N_MODES]; /* Switches into each mode. */
@@ -767,6 +769,25 @@ netdev_tpacket_rxq_recv(struct netdev_rxq *rxq_, struct dp_batch *batch,
     error = __atomic_load_n(&netdev_tpacket_cast(rxq_->netdev)->link_error,
                             __ATOMIC_RELAXED);
     return error ? error : t.ll_error ? t.ll_error : EAGAIN;
+}
+
+/* Both sockets of the queue: frames may wait in either while a switch
+ * drains the old one.  A V3 ring reports readable once a block retires, so
+ * a nap on a queue in throughput mode lasts at most one block timeout. */
+static int
+netdev_tpacket_rxq_wait_fds(const struct netdev_rxq *rxq_,
+                            int fds[NETDEV_RXQ_MAX_WAIT_FDS])
+{
+    const struct netdev_rxq_tpacket *rxq = netdev_rxq_tpacket_cast(rxq_);
+    int n = 0;
+
+    BUILD_ASSERT(TPACKET_N_MODES <= NETDEV_RXQ_MAX_WAIT_FDS);
+    for (int m = 0; m < TPACKET_N_MODES; m++) {
+        if (rxq->fds[m] >= 0) {
+            fds[n++] = rxq->fds[m];
+        }
+    }
+    return n;
 }
 
 /* ---- Transmit (PMD). ---- */
@@ -1451,6 +1472,7 @@ const struct netdev_class netdev_tpacket_class = {
     .rxq_dealloc = netdev_tpacket_rxq_dealloc,
     .rxq_recv = netdev_tpacket_rxq_recv,
     .send = netdev_tpacket_send,
+    .rxq_wait_fds = netdev_tpacket_rxq_wait_fds,
     .get_stats = netdev_tpacket_get_stats,
     .health = netdev_tpacket_health,
     .run = netdev_tpacket_run,

@@ -359,6 +359,15 @@ netdev_rxq_get_qid(const struct netdev_rxq *rxq)
 }
 
 int
+netdev_rxq_wait_fds(const struct netdev_rxq *rxq,
+                    int fds[NETDEV_RXQ_MAX_WAIT_FDS])
+{
+    const struct netdev_class *class = rxq->netdev->class;
+
+    return class->rxq_wait_fds ? class->rxq_wait_fds(rxq, fds) : 0;
+}
+
+int
 netdev_rxq_recv(struct netdev_rxq *rxq, struct dp_batch *batch,
                 uint16_t port_no)
 {

@@ -85,6 +85,16 @@ int netdev_rxq_get_qid(const struct netdev_rxq *);
 int netdev_rxq_recv(struct netdev_rxq *, struct dp_batch *batch,
                     uint16_t port_no);
 
+/* Most descriptors netdev_rxq_wait_fds() reports for one rxq. */
+#define NETDEV_RXQ_MAX_WAIT_FDS 2
+
+/* Stores in 'fds' the descriptors that poll() reports readable (or in
+ * error) when netdev_rxq_recv() on 'rxq' may find frames, and returns how
+ * many (PMD thread).  Returns 0 when the provider has none: a PMD polling
+ * such a queue cannot wait on descriptors and naps instead. */
+int netdev_rxq_wait_fds(const struct netdev_rxq *,
+                        int fds[NETDEV_RXQ_MAX_WAIT_FDS]);
+
 /* Sends every packet in 'batch' on tx queue 'qid' (PMD thread; one PMD per
  * qid).  Always consumes the batch: what the kernel refuses is counted in a
  * named tx drop counter.  Keeps no pointer to the packets. */

@@ -9,6 +9,7 @@
 #include "pmd.h"
 
 #include <errno.h>
+#include <poll.h>
 #include <sched.h>
 #include <stdio.h>
 #include <string.h>
@@ -35,10 +36,13 @@ VLOG_DEFINE_THIS_MODULE(pmd);
 /* Idle iterations between clock reads (see pmd_main()). */
 #define PMD_IDLE_CLOCK_INTERVAL 64
 
-/* pmd-sleep-max: how much longer each idle iteration sleeps. */
-#define PMD_SLEEP_STEP_US 1
+/* pmd-sleep-max: how long a PMD keeps polling after its last frame before
+ * it waits.  A reply to what it just forwarded (ping, request-response,
+ * TCP acknowledgements) usually comes back within this window, so such
+ * traffic pays for one wake-up per exchange rather than two. */
+#define PMD_SPIN_US 100
 
-/* Timer slack of a PMD thread, so that short naps stay short. */
+/* Timer slack of a PMD thread, so that short waits stay short. */
 #define PMD_TIMER_SLACK_NS 1000
 
 static struct pmd_poll_list *
@@ -90,6 +94,7 @@ pmd_destroy(struct pmd *pmd)
         free(pmd->abandoned);
     }
     free(pmd->poll);
+    free(pmd->wait_fds);
     free(pmd->emc);
     free(pmd->tx);
     odp_clone_pool_uninit(&pmd->clones);
@@ -442,28 +447,74 @@ pmd_poll_once(struct pmd *pmd, const struct pmd_poll_list *poll,
     return n_packets;
 }
 
-/* Load-based sleep (pmd-sleep-max), in the manner of adaptive interrupt
- * moderation: each iteration that received nothing sleeps
- * PMD_SLEEP_STEP_US longer than the one before, up to the maximum; any
- * received frame ends it.  An idle PMD thus stops spinning, and a frame
- * that arrives after a quiet spell waits at most the current nap. */
+/* Fills 'pmd->wait_fds' with the receive descriptors of every queue in
+ * 'poll'.  Returns how many, or -1 if some queue has none to wait on. */
+static int
+pmd_collect_wait_fds(struct pmd *pmd, const struct pmd_poll_list *poll)
+{
+    size_t need = (size_t) poll->n * NETDEV_RXQ_MAX_WAIT_FDS;
+    int n = 0;
+
+    if (need > pmd->n_wait_fds_allocated) {
+        pmd->wait_fds = xrealloc(pmd->wait_fds,
+                                 need * sizeof *pmd->wait_fds);
+        pmd->n_wait_fds_allocated = need;
+    }
+    for (int i = 0; i < poll->n; i++) {
+        int fds[NETDEV_RXQ_MAX_WAIT_FDS];
+        int n_q = netdev_rxq_wait_fds(poll->rxqs[i]->rxq, fds);
+
+        if (!n_q) {
+            return -1;
+        }
+        for (int j = 0; j < n_q; j++) {
+            pmd->wait_fds[n].fd = fds[j];
+            pmd->wait_fds[n].events = POLLIN;
+            n++;
+        }
+    }
+    return n;
+}
+
+/* Load-based sleep (pmd-sleep-max).  A PMD that has received nothing for
+ * PMD_SPIN_US waits in ppoll() on the receive descriptors of its queues,
+ * for at most pmd-sleep-max microseconds at a time, and wakes as soon as a
+ * frame arrives on any of them: under load it never waits, and when idle
+ * it wakes only for frames and for that timeout.  The timeout bounds how
+ * late a waiting PMD sees a new poll list, a request or its flow sweep.
+ * It is RCU-offline while it waits, so grace periods do not wait for it.
+ * A queue whose provider has no descriptor to wait on turns the wait
+ * into a plain nap of the same length. */
 static void
-pmd_sleep_maybe(struct pmd *pmd, uint32_t n_packets)
+pmd_sleep_maybe(struct pmd *pmd, const struct pmd_poll_list *poll,
+                uint32_t n_packets)
 {
     uint32_t max_us = __atomic_load_n(&pmd->dp->settings.sleep_max_us,
                                       __ATOMIC_RELAXED);
+    uint64_t now = cycles_now();
     struct timespec ts;
     long long start;
+    int n_fds;
 
     if (!max_us || n_packets) {
-        pmd->sleep_us = 0;
+        pmd->last_rx_cycles = now;
         return;
     }
-    pmd->sleep_us = MIN(pmd->sleep_us + PMD_SLEEP_STEP_US, max_us);
-    ts.tv_sec = pmd->sleep_us / 1000000;
-    ts.tv_nsec = (pmd->sleep_us % 1000000) * 1000;
+    if (now - pmd->last_rx_cycles < PMD_SPIN_US * pmd->cycles_per_us) {
+        return;
+    }
+    n_fds = pmd_collect_wait_fds(pmd, poll);
+    ts.tv_sec = max_us / 1000000;
+    ts.tv_nsec = (max_us % 1000000) * 1000;
     start = time_usec();
-    nanosleep(&ts, NULL);
+    rcu_offline();
+    if (n_fds >= 0) {
+        ppoll(pmd->wait_fds, n_fds, &ts, NULL);
+    } else {
+        nanosleep(&ts, NULL);
+    }
+    rcu_online();
+    pmd->now_ms = time_msec();
     pmd_perf_add(&pmd->perf, PMD_STAT_SLEEPS, 1);
     pmd_perf_add(&pmd->perf, PMD_STAT_SLEEP_US, time_usec() - start);
 }
@@ -542,7 +593,7 @@ pmd_main(void *pmd_)
         pmd_perf_add(&pmd->perf, PMD_STAT_CYCLES_BUSY, busy);
         pmd_perf_add(&pmd->perf, PMD_STAT_CYCLES_IDLE,
                      cycles_now() - start - busy);
-        pmd_sleep_maybe(pmd, n);
+        pmd_sleep_maybe(pmd, poll, n);
         rcu_quiesce();
     }
     rcu_unregister();

@@ -26,6 +26,8 @@
 #include "pmd-perf.h"
 #include "smc.h"
 
+struct pollfd;
+
 struct dp;
 struct dpcls;
 struct netdev;
@@ -136,7 +138,9 @@ struct pmd {
     uint64_t ofproto_gen;       /* Slow-path generation flows reflect. */
     long long next_sweep_ms;    /* Next idle-flow sweep and re-rank. */
     long long now_ms;           /* Time at the start of this iteration. */
-    uint32_t sleep_us;          /* Current load-based sleep. */
+    uint64_t last_rx_cycles;    /* cycles_now() of the last frame. */
+    struct pollfd *wait_fds;    /* For pmd-sleep-max waits. */
+    size_t n_wait_fds_allocated;
     uint64_t cycles_per_us;     /* cycles_now() ticks per microsecond. */
 };
 

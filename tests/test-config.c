@@ -175,7 +175,7 @@ test_defaults(void)
         CHECK(config->other.smc_enable, "smc-enable default");
         CHECK(config->other.userspace_tso_enable, "tso default");
         CHECK_INT(config->other.emc_insert_inv_prob, 100);
-        CHECK_INT(config->other.pmd_sleep_max, 0);
+        CHECK_INT(config->other.pmd_sleep_max, 1000);
         CHECK_INT(config->other.tx_flush_interval, 0);
         CHECK_INT(config->other.pmd_rxq_assign, CONFIG_RXQ_ASSIGN_CYCLES);
         CHECK_INT(config->other.bond_rebalance_interval, 10000);
