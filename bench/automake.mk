@@ -1,0 +1,8 @@
+# Microbenchmarks: built by plain `make` so that they cannot rot, never
+# installed, never run by `make check` (bench/micro-run.sh runs them).
+noinst_PROGRAMS += bench/micro-caches bench/micro-pipeline
+bench_micro_caches_SOURCES = bench/micro-caches.c
+bench_micro_caches_LDADD = $(PMD_LIBS)
+bench_micro_pipeline_SOURCES = bench/micro-pipeline.c
+bench_micro_pipeline_LDADD = $(PMD_LIBS)
+dist_noinst_SCRIPTS += bench/micro-run.sh
