@@ -927,6 +927,7 @@ bridge_setup_init(struct bridge_setup *s, size_t n_batches)
     dp->settings.emc_insert_inv_prob = 1;
     dp->settings.smc_enable = true;
     dp->settings.flow_idle_ms = 10000;
+    dp->settings.flow_limit = UINT32_MAX;
 
     /* Every host sends a broadcast, so that NORMAL knows them all. */
     for (uint32_t h = 0; h < BR_N_HOSTS; h++) {

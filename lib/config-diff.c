@@ -148,6 +148,8 @@ other_equal__(const struct config_other *a, const struct config_other *b,
         return a->mac_aging_time == b->mac_aging_time;
     case CONFIG_OTHER_FLOW_IDLE_TIMEOUT:
         return a->flow_idle_timeout == b->flow_idle_timeout;
+    case CONFIG_OTHER_FLOW_LIMIT:
+        return a->flow_limit == b->flow_limit;
     case CONFIG_OTHER_N_KEYS:
         break;
     }

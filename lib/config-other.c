@@ -67,6 +67,9 @@ static const struct other_spec other_specs[CONFIG_OTHER_N_KEYS] = {
     [CONFIG_OTHER_FLOW_IDLE_TIMEOUT] = {
         "flow-idle-timeout", OTHER_INT, 100, 3600000, 10000,
         OTHER_FIELD(flow_idle_timeout) },
+    [CONFIG_OTHER_FLOW_LIMIT] = {
+        "flow-limit", OTHER_U32, 0, 10000000, 200000,
+        OTHER_FIELD(flow_limit) },
 };
 
 static const char *const rxq_assign_names[] = {

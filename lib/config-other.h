@@ -41,6 +41,7 @@ enum config_other_key {
     CONFIG_OTHER_BOND_REBALANCE_INTERVAL, /* "bond-rebalance-interval" */
     CONFIG_OTHER_MAC_AGING_TIME,        /* "mac-aging-time" */
     CONFIG_OTHER_FLOW_IDLE_TIMEOUT,     /* "flow-idle-timeout" */
+    CONFIG_OTHER_FLOW_LIMIT,            /* "flow-limit" */
     CONFIG_OTHER_N_KEYS
 };
 
@@ -67,6 +68,8 @@ struct config_other {
     int mac_aging_time;             /* Seconds, 15..3600; default 300. */
     int flow_idle_timeout;          /* Milliseconds, 100..3600000; default
                                      * 10000. */
+    uint32_t flow_limit;            /* Megaflows per PMD, 0..10000000;
+                                     * default 200000. */
 
     /* set[K] is true if key K was given explicitly. */
     bool set[CONFIG_OTHER_N_KEYS];

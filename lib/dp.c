@@ -532,6 +532,7 @@ dp_apply_settings(struct dp *dp, const struct config_other *other)
                      __ATOMIC_RELAXED);
     __atomic_store_n(&s->tx_flush_us, other->tx_flush_interval,
                      __ATOMIC_RELAXED);
+    __atomic_store_n(&s->flow_limit, other->flow_limit, __ATOMIC_RELAXED);
 }
 
 /* Says which explicitly set other_config keys this version accepts but

@@ -94,6 +94,7 @@ struct dp_settings {
     uint32_t sleep_max_us;      /* pmd-sleep-max; 0: never sleep. */
     uint32_t tx_flush_us;       /* tx-flush-interval; 0: after each rx
                                  * batch. */
+    uint32_t flow_limit;        /* Most megaflows a PMD installs. */
 };
 
 struct dp {

@@ -78,7 +78,7 @@ flow_mask_key__(struct netdev_flow_key *dst, const struct netdev_flow_key *key,
 }
 
 struct dp_flow *
-flow_table_add(struct flow_table *t, const struct netdev_flow_key *key,
+dp_flow_create(const struct netdev_flow_key *key,
                const struct netdev_flow_key *mask, uint16_t in_port,
                const struct dp_action *actions, uint32_t n_actions,
                long long now)
@@ -106,6 +106,17 @@ flow_table_add(struct flow_table *t, const struct netdev_flow_key *key,
     if (n_actions) {
         memcpy(flow->actions, actions, n_actions * sizeof *flow->actions);
     }
+    return flow;
+}
+
+struct dp_flow *
+flow_table_add(struct flow_table *t, const struct netdev_flow_key *key,
+               const struct netdev_flow_key *mask, uint16_t in_port,
+               const struct dp_action *actions, uint32_t n_actions,
+               long long now)
+{
+    struct dp_flow *flow = dp_flow_create(key, mask, in_port, actions,
+                                          n_actions, now);
 
     if (!t->n_free) {
         flow_table_grow__(t);

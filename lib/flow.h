@@ -123,6 +123,15 @@ struct flow_table {
 void flow_table_init(struct flow_table *);
 void flow_table_uninit(struct flow_table *);  /* Frees remaining flows. */
 
+/* Creates a flow with 'actions' that belongs to no table, for a packet
+ * the slow path decided but that gets no megaflow (flow limit).  The
+ * caller frees it with free() once the packet is processed. */
+struct dp_flow *dp_flow_create(const struct netdev_flow_key *key,
+                               const struct netdev_flow_key *mask,
+                               uint16_t in_port,
+                               const struct dp_action *actions,
+                               uint32_t n_actions, long long now);
+
 /* Creates a flow with 'actions', adds it to 'table' and returns it.  Does
  * not insert it into any classifier. */
 struct dp_flow *flow_table_add(struct flow_table *,

@@ -38,6 +38,10 @@ struct pipeline_ctx {
     struct dp_flow *flows[DP_BATCH_SIZE];
     uint8_t misses[DP_BATCH_SIZE];   /* Indexes without a flow yet. */
     uint32_t n_misses;
+    struct dp_flow *transient[DP_BATCH_SIZE]; /* Decided by the slow path
+                                               * over the flow limit; freed
+                                               * after the batch. */
+    uint32_t n_transient;
 };
 
 /* Parses every packet and makes sure each has an RSS hash. */
@@ -188,12 +192,16 @@ mask_from_wildcards(struct netdev_flow_key *mask, const struct flow *wc)
 }
 
 /* Sends one missed packet to the slow path and installs the megaflow it
- * returns.  Returns the flow, or NULL if the upcall failed. */
+ * returns, unless the PMD already holds flow-limit megaflows: then the
+ * flow only carries this packet's actions and goes on 'ctx->transient'.
+ * Returns the flow, or NULL if the upcall failed. */
 static struct dp_flow *
-handle_miss(struct pmd *pmd, const struct netdev_flow_key *key,
-            uint16_t in_port, bool smc_enable, uint32_t emc_inv_prob)
+handle_miss(struct pipeline_ctx *ctx, const struct netdev_flow_key *key,
+            bool smc_enable, uint32_t emc_inv_prob)
 {
     static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 5);
+    struct pmd *pmd = ctx->pmd;
+    uint16_t in_port = ctx->in_port;
     struct netdev_flow_key mask;
     struct xlate_out xout;
     struct dp_flow *flow;
@@ -209,6 +217,15 @@ handle_miss(struct pmd *pmd, const struct netdev_flow_key *key,
         return NULL;
     }
     mask_from_wildcards(&mask, &xout.mask);
+    if (pmd->flows.n_flows >= __atomic_load_n(&pmd->dp->settings.flow_limit,
+                                              __ATOMIC_RELAXED)) {
+        flow = dp_flow_create(key, &mask, in_port, xout.actions,
+                              xout.n_actions, pmd->now_ms);
+        flow->rule_stats = xout.rule_stats;
+        ctx->transient[ctx->n_transient++] = flow;
+        pmd_perf_add(&pmd->perf, PMD_STAT_OVER_FLOW_LIMIT, 1);
+        return flow;
+    }
     flow = flow_table_add(&pmd->flows, key, &mask, in_port, xout.actions,
                           xout.n_actions, pmd->now_ms);
     flow->rule_stats = xout.rule_stats;
@@ -246,10 +263,11 @@ upcall_stage(struct pipeline_ctx *ctx, uint32_t emc_inv_prob, bool smc_enable)
             }
         }
         if (!flow) {
-            flow = handle_miss(pmd, key, ctx->in_port, smc_enable,
-                               emc_inv_prob);
+            uint32_t n_transient = ctx->n_transient;
+
+            flow = handle_miss(ctx, key, smc_enable, emc_inv_prob);
             if (flow) {
-                n_installed++;
+                n_installed += ctx->n_transient == n_transient;
                 pmd_perf_add(&pmd->perf, PMD_STAT_MISS, 1);
             } else {
                 n_lost++;
@@ -302,6 +320,23 @@ execute_actions(struct pipeline_ctx *ctx)
     pmd_perf_add(&pmd->perf, PMD_STAT_DROP_FLOW_ACTION, n_dropped);
 }
 
+/* Credits the rules of the batch's transient flows and frees them.  The
+ * rules are still alive: the slow path frees a rule only after every PMD
+ * passed a quiescent state, and this one has not since the upcall. */
+static void
+free_transient_flows(struct pipeline_ctx *ctx)
+{
+    for (uint32_t i = 0; i < ctx->n_transient; i++) {
+        struct dp_flow *flow = ctx->transient[i];
+
+        if (flow->rule_stats) {
+            rule_stats_credit(flow->rule_stats, flow->n_packets,
+                              flow->n_bytes);
+        }
+        free(flow);
+    }
+}
+
 void
 pipeline_process(struct pmd *pmd, struct dp_batch *batch, uint16_t in_port)
 {
@@ -314,6 +349,7 @@ pipeline_process(struct pmd *pmd, struct dp_batch *batch, uint16_t in_port)
     ctx.pmd = pmd;
     ctx.batch = batch;
     ctx.in_port = in_port;
+    ctx.n_transient = 0;
     pmd_perf_add(&pmd->perf, PMD_STAT_RECV, batch->count);
 
     extract_batch(&ctx);
@@ -328,4 +364,7 @@ pipeline_process(struct pmd *pmd, struct dp_batch *batch, uint16_t in_port)
         upcall_stage(&ctx, emc_inv_prob, smc_enable);
     }
     execute_actions(&ctx);
+    if (UNLIKELY(ctx.n_transient)) {
+        free_transient_flows(&ctx);
+    }
 }

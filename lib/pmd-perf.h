@@ -27,8 +27,10 @@ struct json_t;
     X(SMC_HIT, "smc_hits")                                               \
     X(MASKED_HIT, "megaflow_hits")       /* dpcls hits. */               \
     X(MASKED_LOOKUP, "subtable_lookups") /* Subtables searched on hits. */\
-    X(MISS, "miss_upcall_ok")            /* Upcall installed a flow. */  \
+    X(MISS, "miss_upcall_ok")            /* Upcall decided the packet. */\
     X(LOST, "miss_upcall_failed")        /* Upcall failed: dropped. */   \
+    X(OVER_FLOW_LIMIT, "miss_over_flow_limit") /* Of MISS: forwarded, no \
+                                                * megaflow installed. */ \
     X(DROP_FLOW_ACTION, "drop_flow_action") /* Flow said drop. */        \
     X(EXTRACT, "extract_calls")          /* miniflow_extract() calls. */ \
     X(RSS_SW, "rss_hash_computed")       /* Software RSS hashes. */      \

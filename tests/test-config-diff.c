@@ -256,15 +256,17 @@ static const struct diff_case diff_cases[] = {
                   "'userspace-tso-enable': false, 'pmd-sleep-max': 1, "
                   "'tx-flush-interval': 1, 'pmd-rxq-assign': 'roundrobin', "
                   "'bond-rebalance-interval': 0, 'mac-aging-time': 15, "
-                  "'flow-idle-timeout': 100"),
+                  "'flow-idle-timeout': 100, 'flow-limit': 5"),
       NULL, "", "", 0,
       "pmd-cpu-mask use-tpacket-v3 emc-insert-inv-prob smc-enable "
       "userspace-tso-enable pmd-sleep-max tx-flush-interval pmd-rxq-assign "
-      "bond-rebalance-interval mac-aging-time flow-idle-timeout", false,
+      "bond-rebalance-interval mac-aging-time flow-idle-timeout flow-limit",
+      false,
       "other_config changed: pmd-cpu-mask, use-tpacket-v3, "
       "emc-insert-inv-prob, smc-enable, userspace-tso-enable, "
       "pmd-sleep-max, tx-flush-interval, pmd-rxq-assign, "
-      "bond-rebalance-interval, mac-aging-time, flow-idle-timeout" },
+      "bond-rebalance-interval, mac-aging-time, flow-idle-timeout, "
+      "flow-limit" },
 
     /* Rules. */
     { "rule added", BASE, CFG(PORTS, RULES ", " RULE2, OTHER),

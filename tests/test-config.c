@@ -227,7 +227,8 @@ test_other_values(void)
         "\"userspace-tso-enable\": false, \"pmd-sleep-max\": 10000, "
         "\"tx-flush-interval\": 1000000, \"pmd-rxq-assign\": "
         "\"roundrobin\", \"bond-rebalance-interval\": 0, "
-        "\"mac-aging-time\": 15, \"flow-idle-timeout\": 3600000}}";
+        "\"mac-aging-time\": 15, \"flow-idle-timeout\": 3600000, "
+        "\"flow-limit\": 10000000}}";
     static const char expected_format[] =
         "pmd-cpu-mask=0xa\n"
         "use-tpacket-v3=false\n"
@@ -239,7 +240,8 @@ test_other_values(void)
         "pmd-rxq-assign=roundrobin\n"
         "bond-rebalance-interval=0\n"
         "mac-aging-time=15\n"
-        "flow-idle-timeout=3600000\n";
+        "flow-idle-timeout=3600000\n"
+        "flow-limit=10000000\n";
     struct pmd_config *config = parse_ok(text);
     char buf[CONFIG_OTHER_FORMAT_SIZE];
     const struct config_other *o;
@@ -328,7 +330,7 @@ static const struct error_case error_cases[] = {
       "keys: pmd-cpu-mask, use-tpacket-v3, emc-insert-inv-prob, smc-enable, "
       "userspace-tso-enable, pmd-sleep-max, tx-flush-interval, "
       "pmd-rxq-assign, bond-rebalance-interval, mac-aging-time, "
-      "flow-idle-timeout)" },
+      "flow-idle-timeout, flow-limit)" },
     { "unknown rule key", "{\"bridges\": [{\"name\": \"br0\", \"rules\": "
       "[\n  {\"priority\": 1, \"actions\": \"drop\", \"table\": 0}\n]}]}",
       "config.json:2:38: unknown key \"table\" in rule #1 of bridge \"br0\" "
@@ -706,11 +708,14 @@ static const struct other_set_case other_set_cases[] = {
     { "emc-insert-inv-prob", "0", NULL, "emc-insert-inv-prob=0\n" },
     { "flow-idle-timeout", "99", "\"flow-idle-timeout\" must be an integer "
       "from 100 to 3600000, got 99", NULL },
+    { "flow-limit", "0", NULL, "flow-limit=0\n" },
+    { "flow-limit", "10000001", "\"flow-limit\" must be an integer from 0 "
+      "to 10000000, got 10000001", NULL },
     { "no-such-key", "1", "unknown key \"no-such-key\" (known keys: "
       "pmd-cpu-mask, use-tpacket-v3, emc-insert-inv-prob, smc-enable, "
       "userspace-tso-enable, pmd-sleep-max, tx-flush-interval, "
       "pmd-rxq-assign, bond-rebalance-interval, mac-aging-time, "
-      "flow-idle-timeout)", NULL },
+      "flow-idle-timeout, flow-limit)", NULL },
 };
 
 static void

@@ -84,6 +84,7 @@ make_dp(void)
     dp->settings.emc_insert_inv_prob = 1;
     dp->settings.smc_enable = true;
     dp->settings.flow_idle_ms = 10000;
+    dp->settings.flow_limit = 200000;
     return dp;
 }
 
@@ -187,6 +188,53 @@ test_hash_once_and_flood(void)
           + stat(pmd, PMD_STAT_MASKED_HIT) == 3, "cache hits wrong");
     CHECK(pmd->flows.n_flows == 1, "%"PRIu32" flows", pmd->flows.n_flows);
 
+    destroy_all(dp, pmd);
+}
+
+/* Over flow-limit a miss is still forwarded as the slow path decides, but
+ * installs nothing: the next packet of that flow is a miss again, and
+ * lowering the limit below the table leaves the flows already there. */
+static void
+test_flow_limit(void)
+{
+    struct dp *dp = make_dp();
+    struct pmd *pmd = pmd_create(dp, 0);
+    struct test_frame f;
+    uint32_t out;
+
+    pmd->now_ms = 1000;
+    dp->settings.flow_limit = 1;
+    out = run_one(pmd, make_udp(&f, mac_a, mac_bcast, 1, 0));
+    CHECK(out == 0x6, "first flood went to 0x%x", out);
+    CHECK(pmd->flows.n_flows == 1, "%"PRIu32" flows", pmd->flows.n_flows);
+
+    /* Another megaflow (other source MAC), twice: flooded both times,
+     * each an upcall, neither installed. */
+    for (int i = 0; i < 2; i++) {
+        out = run_one(pmd, make_udp(&f, mac_b, mac_bcast, 2, 0));
+        CHECK(out == 0x6, "flood over the limit went to 0x%x", out);
+    }
+    CHECK(pmd->flows.n_flows == 1, "%"PRIu32" flows", pmd->flows.n_flows);
+    CHECK(stat(pmd, PMD_STAT_MISS) == 3, "misses %"PRIu64,
+          stat(pmd, PMD_STAT_MISS));
+    CHECK(stat(pmd, PMD_STAT_OVER_FLOW_LIMIT) == 2, "over limit %"PRIu64,
+          stat(pmd, PMD_STAT_OVER_FLOW_LIMIT));
+    CHECK(stat(pmd, PMD_STAT_LOST) == 0, "lost %"PRIu64,
+          stat(pmd, PMD_STAT_LOST));
+
+    /* The installed flow still hits; limit 0 installs nothing more. */
+    dp->settings.flow_limit = 0;
+    out = run_one(pmd, make_udp(&f, mac_a, mac_bcast, 3, 0));
+    CHECK(out == 0x6, "installed flow went to 0x%x", out);
+    CHECK(stat(pmd, PMD_STAT_MISS) == 3, "misses %"PRIu64,
+          stat(pmd, PMD_STAT_MISS));
+
+    /* Raised again, the next miss installs. */
+    dp->settings.flow_limit = 2;
+    run_one(pmd, make_udp(&f, mac_b, mac_bcast, 4, 0));
+    CHECK(pmd->flows.n_flows == 2, "%"PRIu32" flows", pmd->flows.n_flows);
+    CHECK(stat(pmd, PMD_STAT_OVER_FLOW_LIMIT) == 2, "over limit %"PRIu64,
+          stat(pmd, PMD_STAT_OVER_FLOW_LIMIT));
     destroy_all(dp, pmd);
 }
 
@@ -298,6 +346,7 @@ test_idle_expiry(void)
     struct test_frame f;
 
     dp->settings.flow_idle_ms = 10000;
+    dp->settings.flow_limit = 200000;
     pmd->now_ms = 1000;
     pmd->next_sweep_ms = 2000;
     pmd->ofproto_gen = ofproto_generation(dp->ofproto);
@@ -455,6 +504,7 @@ make_bond_dp(enum bond_mode mode)
     dp->settings.emc_insert_inv_prob = 1;
     dp->settings.smc_enable = true;
     dp->settings.flow_idle_ms = 10000;
+    dp->settings.flow_limit = 200000;
     return dp;
 }
 
@@ -589,6 +639,7 @@ main(void)
 {
     rcu_register_thread();
     test_hash_once_and_flood();
+    test_flow_limit();
     test_mask_minimal();
     test_cache_stages();
     test_mac_move();
