@@ -40,13 +40,19 @@ while [[ $# -gt 0 ]]; do
     --top) TOP=$2; shift 2 ;;
     --flows) FLOWS=$2; shift 2 ;;
     --sleep-max) SLEEP_MAX=$2; shift 2 ;;
-    -h | --help) sed -n '/^# Usage:/,/^# Needs/ s/^# \{0,1\}//p' "$0"; exit 0 ;;
+    -h | --help)
+        sed -n '/^# Usage:/,/^# Needs/ s/^# \{0,1\}//p' "$0"
+        exit 0
+        ;;
     udp64 | udp64-flows | tcp) WORKLOAD=$1; shift ;;
     *) echo "perf-profile.sh: unknown argument '$1' (try --help)" >&2
        exit 2 ;;
     esac
 done
-[[ -n "$WORKLOAD" ]] || { echo "perf-profile.sh: name a workload" >&2; exit 2; }
+if [[ -z "$WORKLOAD" ]]; then
+    echo "perf-profile.sh: name a workload (try --help)" >&2
+    exit 2
+fi
 
 # Two coprime counters (source port, low bytes of the source address)
 # repeat together after the product of their ranges.
@@ -89,7 +95,8 @@ trafgen_config()
 {
     local sa="saddr=10.78.2.1" sp="sp=9000"
     if [[ $WORKLOAD == udp64-flows ]]; then
-        sa="saddr=10.99.0.0, saddr=dinc($((0x0a630000)), $((0x0a630000 + ADDRS - 1)), 1)"
+        local first=$((0x0a630000))
+        sa="saddr=10.99.0.0, saddr=dinc($first, $((first + ADDRS - 1)), 1)"
         sp="sp=dinc(1024, $((1024 + SPORTS - 1)), 1)"
     fi
     cat >"$1" <<EOF

@@ -57,3 +57,6 @@ if HAVE_TPACKET_V3
 lib_libpmdswitch_a_SOURCES += lib/netdev-tpacket.c \
 	lib/netdev-tpacket-steer.c lib/netdev-tpacket-steer.h
 endif
+if HAVE_AFXDP
+lib_libpmdswitch_a_SOURCES += lib/netdev-afxdp.c
+endif

@@ -39,6 +39,7 @@ static const char *const port_type_names[] = {
     [CONFIG_PORT_SYSTEM] = "system",
     [CONFIG_PORT_TAP] = "tap",
     [CONFIG_PORT_BOND] = "bond",
+    [CONFIG_PORT_AFXDP] = "afxdp",
 };
 
 static const char *const vlan_mode_names[] = {
@@ -51,6 +52,9 @@ static const char *const vlan_mode_names[] = {
 static const char *const bond_mode_names[] = {
     "active-backup", "balance-slb", "balance-tcp",
 };
+
+/* The values of "xdp-mode"; the first is the default. */
+static const char *const xdp_mode_names[] = { "native", "generic" };
 
 char *
 config_port_peer(const struct config_port *port)
@@ -216,7 +220,9 @@ struct port_keys {
     struct json_pos bond_mode_key;
     struct json_pos peer_key;
     struct json_pos rebalance_key;
+    struct json_pos xdp_mode_key;
     bool has_rebalance;
+    bool has_xdp_mode;
     bool has_interface, has_tag, has_trunks, has_members, has_bond_mode;
     bool has_vlan_mode;
     bool has_peer;
@@ -229,7 +235,7 @@ static const char *const port_keys[] = {
     "members", "options",
 };
 static const char *const options_keys[] = {
-    "n_rxq", "bond_mode", "peer", "bond-rebalance-interval",
+    "n_rxq", "bond_mode", "peer", "bond-rebalance-interval", "xdp-mode",
 };
 static const char *const rule_keys[] = {
     "priority", "match", "actions", "cookie",
@@ -361,6 +367,20 @@ parse_port_options(struct cfg_ctx *ctx, const json_t *v,
             port->peer = xstrdup(peer);
             keys->has_peer = true;
             keys->peer_key = key_pos;
+        } else if (!strcmp(key, "xdp-mode")) {
+            int mode = 0;
+
+            if (!check(ctx, pos,
+                       config_check_enum(value, "\"xdp-mode\"",
+                                         xdp_mode_names,
+                                         ARRAY_SIZE(xdp_mode_names),
+                                         &mode))) {
+                return false;
+            }
+            free(port->xdp_mode);
+            port->xdp_mode = xstrdup(xdp_mode_names[mode]);
+            keys->has_xdp_mode = true;
+            keys->xdp_mode_key = key_pos;
         } else {
             char *where = xasprintf("options of %s", port_label);
             bool ok = fail_unknown_key(ctx, key_pos, key, where, options_keys,
@@ -408,6 +428,13 @@ parse_port_member(struct cfg_ctx *ctx, const char *key, const json_t *value,
             return false;
         }
         port->type = idx;
+#ifndef HAVE_AFXDP
+        if (port->type == CONFIG_PORT_AFXDP) {
+            return failf(ctx, pos, "%s: type afxdp: this build has no "
+                         "AF_XDP support (configure found no libxdp)",
+                         label);
+        }
+#endif
     } else if (!strcmp(key, "create")) {
         keys->create_key = key_pos;
         return check(ctx, pos, config_check_bool(value, "\"create\"",
@@ -586,6 +613,18 @@ check_port(struct cfg_ctx *ctx, const char *label, struct config_port *port,
         return failf(ctx, keys->create_key, "\"create\": true is not "
                      "allowed on ports of type \"bond\"; create the "
                      "member interfaces instead");
+    }
+    if (port->create && port->type == CONFIG_PORT_AFXDP) {
+        return failf(ctx, keys->create_key, "\"create\": true is not "
+                     "allowed on ports of type \"afxdp\"; AF_XDP attaches "
+                     "to an existing interface");
+    }
+    if (keys->has_xdp_mode && port->type != CONFIG_PORT_AFXDP) {
+        return failf(ctx, keys->xdp_mode_key, "\"xdp-mode\" is only "
+                     "allowed on ports of type \"afxdp\"");
+    }
+    if (port->type == CONFIG_PORT_AFXDP && !port->xdp_mode) {
+        port->xdp_mode = xstrdup(xdp_mode_names[0]);
     }
     if (keys->has_peer
         && (!port->create || port->type != CONFIG_PORT_SYSTEM)) {
@@ -1085,6 +1124,7 @@ config_port_uninit(struct config_port *port)
     free(port->members);
     free(port->bond_mode);
     free(port->peer);
+    free(port->xdp_mode);
 }
 
 static void

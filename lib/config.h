@@ -13,8 +13,10 @@
  *         "ports": [ {
  *             "name": "p1",                       required, unique
  *             "interface": "veth-a",              default: the port name
- *             "type": "system",                   "system", "tap", "bond"
- *             "create": false,                    true only for "tap"
+ *             "type": "system",                   "system", "tap", "bond",
+ *                                                 "afxdp" (if built with
+ *                                                 libxdp)
+ *             "create": false,                    not for "bond", "afxdp"
  *             "vlan_mode": "access",              see below
  *             "tag": 10,                          access or native VLAN,
  *                                                 1..4094
@@ -22,9 +24,12 @@
  *             "members": ["eth0", "eth1"],        bonds only, required
  *             "options": { "n_rxq": 1,            1..64
  *                          "bond_mode": "active-backup",
- *                          "bond-rebalance-interval": 10000 } } ],
+ *                          "bond-rebalance-interval": 10000,
  *                                                 bonds only, ms, 0..10000
  *                                                 (0: never rebalance)
+ *                          "xdp-mode": "native" } } ],
+ *                                                 afxdp only: "native" or
+ *                                                 "generic"
  *         "rules": [ { "priority": 32768,         0..65535
  *                      "match": "",               ovs-ofctl syntax
  *                      "actions": "normal",       required
@@ -60,6 +65,8 @@ enum config_port_type {
     CONFIG_PORT_SYSTEM,         /* An existing kernel interface. */
     CONFIG_PORT_TAP,            /* A tap device, opened or created. */
     CONFIG_PORT_BOND,           /* A bond over 'members'. */
+    CONFIG_PORT_AFXDP,          /* An existing interface through AF_XDP
+                                 * sockets (builds with HAVE_AFXDP). */
 };
 
 /* One rule of a bridge's rule table, kept as text until the rule table
@@ -104,6 +111,8 @@ struct config_port {
                                  * other ports. */
     int bond_rebalance_interval; /* Bonds: ms, 0..10000 (0 disables), or
                                   * -1 if unset (bond.h's default). */
+    char *xdp_mode;             /* afxdp ports: "native" (default) or
+                                 * "generic".  NULL for other ports. */
 };
 
 struct config_bridge {

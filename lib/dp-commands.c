@@ -332,7 +332,9 @@ dp_unixctl_show(struct unixctl_conn *conn, int argc OVS_UNUSED,
             member_of = dp->ports[port->bond_port_no]->name;
         }
         dp_port_get_stats(port, &s);
+        /* An afxdp port's provider also names its XDP mode. */
         type = (port->bond ? "bond"
+                : port->afxdp ? "afxdp"
                 : port->netdev ? netdev_get_type(port->netdev)
                 : port->tap ? "tap" : "system");
         state = dp_port_state_to_string(port->state);

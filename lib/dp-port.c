@@ -90,6 +90,8 @@ dp_port_new(const struct dp_port *tmpl)
         port->name = xstrdup(tmpl->name);
         port->ifname = xstrdup(tmpl->ifname);
         port->tap = tmpl->tap;
+        port->afxdp = tmpl->afxdp;
+        port->xdp_generic = tmpl->xdp_generic;
         port->n_rxq = tmpl->n_rxq;
         port->create = tmpl->create;
         port->created = tmpl->created;
@@ -102,10 +104,14 @@ dp_port_new(const struct dp_port *tmpl)
     return port;
 }
 
-/* The provider for 'port' under 'other'. */
+/* The provider for 'port' under 'other': taps and afxdp ports have their
+ * own whatever "use-tpacket-v3" says. */
 const char *
 dp_port_provider(const struct dp_port *port, const struct config_other *other)
 {
+    if (port->afxdp) {
+        return port->xdp_generic ? "afxdp-generic" : "afxdp";
+    }
     return port->tap ? "tap" : dp_port_type(other);
 }
 
@@ -270,6 +276,9 @@ dp_port_open(struct dp *dp, const struct config_port *cp,
     port->name = xstrdup(cp->name);
     port->ifname = xstrdup(cp->interface);
     port->tap = cp->type == CONFIG_PORT_TAP;
+    port->afxdp = cp->type == CONFIG_PORT_AFXDP;
+    port->xdp_generic = (port->afxdp && cp->xdp_mode
+                         && !strcmp(cp->xdp_mode, "generic"));
     port->n_rxq = cp->n_rxq ? cp->n_rxq : 1;
     port->create = cp->create;
     /* dp_check_config() has made sure that the settings are valid. */

@@ -57,7 +57,9 @@ struct dp_port {
 
     /* Control thread only. */
     char *ifname;               /* The kernel interface it stands for. */
-    bool tap;                   /* Type "tap", else "system". */
+    bool tap;                   /* Type "tap". */
+    bool afxdp;                 /* Type "afxdp" (neither: "system"). */
+    bool xdp_generic;           /* afxdp: "xdp-mode" "generic". */
     int n_rxq;                  /* Rx queues asked for. */
     bool create;                /* "create": make the interface if it is
                                  * missing (a tap also when it comes back). */

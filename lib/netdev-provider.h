@@ -112,6 +112,12 @@ extern const struct netdev_class netdev_tap_class;
 #ifdef HAVE_TPACKET_V3
 extern const struct netdev_class netdev_tpacket_class;
 #endif
+#ifdef HAVE_AFXDP
+/* AF_XDP (netdev-afxdp.c): "afxdp" attaches libxdp's program in native
+ * mode, "afxdp-generic" in generic (skb) mode; otherwise the same. */
+extern const struct netdev_class netdev_afxdp_class;
+extern const struct netdev_class netdev_afxdp_generic_class;
+#endif
 
 /* Adds every counter of 'src' to 'dst', reading 'src' relaxed. */
 void netdev_stats_add(struct netdev_stats *dst,

@@ -33,6 +33,10 @@ static const struct netdev_class *const netdev_classes[] = {
 #endif
     &netdev_mmsg_class,
     &netdev_tap_class,
+#ifdef HAVE_AFXDP
+    &netdev_afxdp_class,
+    &netdev_afxdp_generic_class,
+#endif
 };
 
 static pthread_mutex_t netdev_mutex = PTHREAD_MUTEX_INITIALIZER;

@@ -3,7 +3,7 @@
  * SPDX-License-Identifier: Apache-2.0
  *
  * The generic port API.  A netdev is one kernel interface opened by a
- * provider ("tpacket", "mmsg", "tap"; see netdev-provider.h for the
+ * provider ("tpacket", "mmsg", "tap", "afxdp"; see netdev-provider.h for the
  * contract each provider meets).  It has n_rxq receive queues, each polled
  * by exactly one PMD, and n_txq transmit queues, one per PMD, so that
  * transmit needs no lock.
@@ -32,7 +32,9 @@ struct netdev_stats {
     uint64_t tx_bytes;
     /* Receive drops, by reason. */
     uint64_t rx_ring_full;      /* Kernel drops: ring or socket buffer full
-                                 * (PACKET_STATISTICS, accumulated). */
+                                 * (PACKET_STATISTICS, accumulated; for
+                                 * afxdp XDP_STATISTICS, which also count
+                                 * frames too large for a UMEM frame). */
     uint64_t rx_truncated;      /* Frame larger than a ring slot or buffer. */
     uint64_t rx_errors;         /* Other receive failures. */
     /* Transmit drops, by reason. */

@@ -31,6 +31,9 @@ UNIT_TESTS = \
 if HAVE_TPACKET_V3
 UNIT_TESTS += tests/test-netdev-tpacket
 endif
+if HAVE_AFXDP
+UNIT_TESTS += tests/test-netdev-afxdp
+endif
 
 check_PROGRAMS += $(UNIT_TESTS)
 TESTS += $(UNIT_TESTS)
@@ -85,6 +88,9 @@ tests_test_netdev_tpacket_LDADD = $(PMD_LIBS)
 tests_test_netdev_tpacket_policy_SOURCES = \
 	tests/test-netdev-tpacket-policy.c
 tests_test_netdev_tpacket_policy_LDADD = $(PMD_LIBS)
+tests_test_netdev_afxdp_SOURCES = tests/test-netdev-afxdp.c \
+	tests/netns-test.c tests/netns-test.h
+tests_test_netdev_afxdp_LDADD = $(PMD_LIBS)
 tests_test_netdev_tap_SOURCES = tests/test-netdev-tap.c \
 	tests/netns-test.c tests/netns-test.h
 tests_test_netdev_tap_LDADD = $(PMD_LIBS)

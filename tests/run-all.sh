@@ -20,7 +20,7 @@ step "installing dependencies"
 utilities/install-deps.sh || { echo "0 passed, 1 failed"; exit 1; }
 
 step "building with -Werror"
-if ! { autoreconf -fi && ./configure --enable-werror -q \
+if ! { autoreconf -fi && ./configure --enable-werror --enable-afxdp -q \
        && make -j"$(nproc)"; } > build.log 2>&1; then
     tail -50 build.log
     echo "build failed (see build.log)"
@@ -91,7 +91,8 @@ sanitized_suite() {
     step "building with -fsanitize=$sanitizers"
     rm -rf "$dir" && mkdir "$dir"
     git ls-files -co --exclude-standard | tar -cf - -T - | tar -xf - -C "$dir"
-    if (cd "$dir" && autoreconf -fi && ./configure --enable-werror -q \
+    if (cd "$dir" && autoreconf -fi \
+            && ./configure --enable-werror --enable-afxdp -q \
             --enable-sanitizers="$sanitizers" && make -j"$(nproc)") \
             > "$dir/build.log" 2>&1; then
         run_suite "$name" "$(pwd)/$dir" "$@"
@@ -107,7 +108,7 @@ if [ "${PMDSWITCH_SKIP_SANITIZERS:-}" != 1 ]; then
     # each provider under the sanitizers already), leaving out the ones
     # that only push steady streams through paths the others cover too.
     sanitized_suite "address,undefined sanitizers" _build-asan \
-        address,undefined --mode tpacket appctl errors faults-frames \
+        address,undefined --mode tpacket afxdp appctl errors faults-frames \
         live-config mac-move pmd-stats reconfig-soak rules service tap tour \
         trace vlan
     # The threaded parts: every unit test (RCU readers against writers,

@@ -141,6 +141,13 @@ static const struct diff_case diff_cases[] = {
       CFG(PORTS_P1("{'name': 'p1', 'interface': 'veth-a', 'type': "
                    "'tap'}"), RULES, OTHER),
       NULL, "p1", "p1", 4, "", false, "ports changed: p1" },
+#ifdef HAVE_AFXDP
+    { "type changed to afxdp", BASE,
+      CFG(PORTS_P1("{'name': 'p1', 'interface': 'veth-a', 'type': "
+                   "'afxdp', 'options': {'xdp-mode': 'native'}}"), RULES,
+          OTHER),
+      NULL, "p1", "p1", 4, "", false, "ports changed: p1" },
+#endif
     { "create changed", BASE,
       CFG(PORTS_VM1("{'name': 'vm1', 'interface': 'tap-vm1', 'type': "
                     "'tap'}"), RULES, OTHER),

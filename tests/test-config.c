@@ -323,7 +323,8 @@ static const struct error_case error_cases[] = {
     { "unknown options key", "{\"bridges\": [{\"name\": \"br0\", \"ports\": "
       "[\n  {\"name\": \"p2\", \"options\": {\"n_rxqs\": 2}}\n]}]}",
       "config.json:2:30: unknown key \"n_rxqs\" in options of port \"p2\" "
-      "(known keys: n_rxq, bond_mode, peer, bond-rebalance-interval)" },
+      "(known keys: n_rxq, bond_mode, peer, bond-rebalance-interval, "
+      "xdp-mode)" },
     { "unknown other_config key", "{\"bridges\": [],\n \"other_config\": "
       "{\n   \"pmd-cpu-masks\": \"0x2\"\n }}",
       "config.json:3:4: unknown key \"pmd-cpu-masks\" in other_config (known "
@@ -360,7 +361,7 @@ static const struct error_case error_cases[] = {
       "config.json:1:65: \"create\" must be true or false, got \"yes\"" },
     { "bad port type", PORT1 "{\"name\": \"p1\", \"type\": \"veth\"}" END1,
       "config.json:1:63: \"type\" must be one of \"system\", \"tap\", "
-      "\"bond\", got \"veth\"" },
+      "\"bond\", \"afxdp\", got \"veth\"" },
     { "n_rxq zero", PORT1 "{\"name\": \"p1\", \"options\": {\"n_rxq\": 0}}"
       END1,
       "config.json:1:76: \"n_rxq\" must be an integer from 1 to 64, got 0" },
@@ -508,6 +509,33 @@ static const struct error_case error_cases[] = {
       "\"members\": [\"a\"], \"create\": true}" END1,
       "config.json:1:89: \"create\": true is not allowed on ports of type "
       "\"bond\"; create the member interfaces instead" },
+    { "xdp-mode on a system port", PORT1 "{\"name\": \"p1\", \"options\": "
+      "{\"xdp-mode\": \"native\"}}" END1,
+      "config.json:1:67: \"xdp-mode\" is only allowed on ports of type "
+      "\"afxdp\"" },
+    { "xdp-mode on a tap", PORT1 "{\"name\": \"t1\", \"type\": \"tap\", "
+      "\"options\": {\"xdp-mode\": \"generic\"}}" END1,
+      "config.json:1:82: \"xdp-mode\" is only allowed on ports of type "
+      "\"afxdp\"" },
+#ifdef HAVE_AFXDP
+    { "bad xdp-mode", PORT1 "{\"name\": \"p1\", \"type\": \"afxdp\", "
+      "\"options\": {\"xdp-mode\": \"skb\"}}" END1,
+      "config.json:1:96: \"xdp-mode\" must be one of \"native\", "
+      "\"generic\", got \"skb\"" },
+    { "xdp-mode not a string", PORT1 "{\"name\": \"p1\", \"type\": "
+      "\"afxdp\", \"options\": {\"xdp-mode\": 1}}" END1,
+      "config.json:1:96: \"xdp-mode\" must be one of \"native\", "
+      "\"generic\", got 1" },
+    { "create on afxdp", PORT1 "{\"name\": \"p1\", \"type\": \"afxdp\", "
+      "\"create\": true}" END1,
+      "config.json:1:72: \"create\": true is not allowed on ports of type "
+      "\"afxdp\"; AF_XDP attaches to an existing interface" },
+#else
+    { "afxdp without libxdp", PORT1 "{\"name\": \"p1\", \"type\": "
+      "\"afxdp\"}" END1,
+      "config.json:1:63: port \"p1\": type afxdp: this build has no AF_XDP "
+      "support (configure found no libxdp)" },
+#endif
     { "peer without create", PORT1 "{\"name\": \"p1\", \"options\": "
       "{\"peer\": \"p1-ns\"}}" END1,
       "config.json:1:67: \"peer\" is only allowed on ports of type "
@@ -656,6 +684,49 @@ test_bond_rebalance_interval(void)
         config_destroy(config);
         free(text);
     }
+}
+
+/* An "afxdp" port: "xdp-mode" defaults to "native", takes "generic",
+ * and other ports have none; "create": false is allowed. */
+static void
+test_afxdp_ports(void)
+{
+#ifdef HAVE_AFXDP
+    static const struct {
+        const char *port;
+        const char *mode;
+    } cases[] = {
+        { "{\"name\": \"x1\", \"type\": \"afxdp\"}", "native" },
+        { "{\"name\": \"x1\", \"type\": \"afxdp\", \"options\": "
+          "{\"xdp-mode\": \"native\"}}", "native" },
+        { "{\"name\": \"x1\", \"type\": \"afxdp\", \"create\": false, "
+          "\"options\": {\"xdp-mode\": \"generic\", \"n_rxq\": 2}}",
+          "generic" },
+        { "{\"name\": \"x1\"}", NULL },
+        { "{\"name\": \"x1\", \"type\": \"tap\"}", NULL },
+    };
+
+    for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+        char *text = xasprintf(PORT1 "%s" END1, cases[i].port);
+        struct pmd_config *config = parse_ok(text);
+
+        if (config && config->n_bridges == 1
+            && config->bridges[0].n_ports == 1) {
+            const struct config_port *p = &config->bridges[0].ports[0];
+
+            CHECK_INT(p->type == CONFIG_PORT_AFXDP, cases[i].mode != NULL);
+            CHECK_STR(p->xdp_mode, cases[i].mode);
+            CHECK_STR(p->interface, "x1");
+            CHECK_STR(config_port_type_to_string(p->type),
+                      cases[i].mode ? "afxdp"
+                      : strstr(cases[i].port, "tap") ? "tap" : "system");
+        } else {
+            CHECK(false, "case %zu: not parsed", i);
+        }
+        config_destroy(config);
+        free(text);
+    }
+#endif
 }
 
 static void
@@ -978,6 +1049,7 @@ main(void)
     test_defaults();
     test_other_values();
     test_errors();
+    test_afxdp_ports();
     test_bond_rebalance_interval();
     test_other_set();
     test_file();
