@@ -13,9 +13,10 @@
 #   tcp          one iperf3 TCP stream, default offloads
 #
 # Usage: perf-profile.sh [--tpacket true|false] [--seconds S] [--top N]
-#                        [--flows N] [--sleep-max US] WORKLOAD
+#                        [--flows N] [--sleep-max US] [--afxdp] WORKLOAD
 #   --flows takes 1k, 100k or 1m (default 100k); --sleep-max sets
-#   pmd-sleep-max (default: the daemon's default).
+#   pmd-sleep-max (default: the daemon's default); --afxdp makes both
+#   ports afxdp ports (and turns tx checksumming off in the namespaces).
 # Environment: PMDSWITCH_BUILD (build tree with vswitchd/pmdswitchd).
 # Output files stay in the test log directory it prints (perf.data
 # included), for `perf report -i`.
@@ -32,6 +33,7 @@ SECONDS_RUN=5
 TOP=25
 FLOWS=100k
 SLEEP_MAX=
+AFXDP=
 WORKLOAD=
 while [[ $# -gt 0 ]]; do
     case $1 in
@@ -40,6 +42,7 @@ while [[ $# -gt 0 ]]; do
     --top) TOP=$2; shift 2 ;;
     --flows) FLOWS=$2; shift 2 ;;
     --sleep-max) SLEEP_MAX=$2; shift 2 ;;
+    --afxdp) AFXDP=afxdp:; shift ;;
     -h | --help)
         sed -n '/^# Usage:/,/^# Needs/ s/^# \{0,1\}//p' "$0"
         exit 0
@@ -76,13 +79,18 @@ for ns in "$A" "$B"; do
 done
 ps_add_veth_to_ns "$A" eth0 bpp-a-sw 10.78.2.1/24
 ps_add_veth_to_ns "$B" eth0 bpp-b-sw "$ADDR_B/24"
+if [[ -n "$AFXDP" ]]; then
+    for ns in "$A" "$B"; do
+        ps_ns "$ns" ethtool -K eth0 tx off >/dev/null
+    done
+fi
 CONFIG=$PS_LOG_DIR/config.json
 extra=()
 if [[ -n "$SLEEP_MAX" ]]; then
     extra+=("+pmd-sleep-max=$SLEEP_MAX")
 fi
-PS_PMD_MASK=0x2 ps_write_config "$CONFIG" "$TPACKET" p1=bpp-a-sw \
-    p2=bpp-b-sw "${extra[@]}"
+PS_PMD_MASK=0x2 ps_write_config "$CONFIG" "$TPACKET" p1="${AFXDP}bpp-a-sw" \
+    p2="${AFXDP}bpp-b-sw" "${extra[@]}"
 ps_start_daemon "$CONFIG"
 taskset -a -p -c 1 "$PS_DAEMON_PID" >/dev/null
 ps_ping_all "$A" 3 "$ADDR_B"

@@ -614,9 +614,9 @@ ps_start_iperf3_server()
 
 # ps_write_config FILE TPACKET PORT=IFNAME... [+KEY=VALUE...]: writes a
 # one-bridge config (bridge "br0") with the given ports (IFNAME "tap:NAME"
-# makes a tap port with "create": true, "veth:NAME:PEER" a system port
-# with "create": true and that veth peer; a suffix "@N" asks for N rx
-# queues) and
+# makes a tap port with "create": true, "afxdp:NAME" an afxdp port,
+# "veth:NAME:PEER" a system port with "create": true and that veth peer;
+# a suffix "@N" asks for N rx queues) and
 # other_config use-tpacket-v3=TPACKET (true or false) and pmd-cpu-mask
 # $PS_PMD_MASK.  Each +KEY=VALUE adds an other_config entry; VALUE is taken
 # as JSON if it parses, else as a string.
@@ -675,6 +675,9 @@ for arg in sys.argv[4:]:
         if value.startswith("tap:"):
             port.update(type="tap", create=True)
             value = value[4:]
+        elif value.startswith("afxdp:"):
+            port.update(type="afxdp")
+            value = value[6:]
         elif value.startswith("veth:"):
             value, _, peer = value[5:].partition(":")
             port.update(create=True, options={"peer": peer})
