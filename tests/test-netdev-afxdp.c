@@ -340,7 +340,7 @@ test_rx(const char *mode)
 static void
 test_rx_drops(const char *mode)
 {
-    enum { N = 3000 };
+    enum { N = 10000 };         /* More than the rx frames and ring. */
     static struct test_frame frame;
     static struct rx_set set;
     struct netdev_stats st;
