@@ -11,6 +11,7 @@
 #   udp64        64-byte UDP frames from trafgen, one flow
 #   udp64-flows  the same over FLOWS distinct source ports x addresses
 #   tcp          one iperf3 TCP stream, default offloads
+#   idle         no traffic at all: what an idle switch spends
 #
 # Usage: perf-profile.sh [--tpacket true|false] [--seconds S] [--top N]
 #                        [--flows N] [--sleep-max US] [--afxdp] WORKLOAD
@@ -47,7 +48,7 @@ while [[ $# -gt 0 ]]; do
         sed -n '/^# Usage:/,/^# Needs/ s/^# \{0,1\}//p' "$0"
         exit 0
         ;;
-    udp64 | udp64-flows | tcp) WORKLOAD=$1; shift ;;
+    udp64 | udp64-flows | tcp | idle) WORKLOAD=$1; shift ;;
     *) echo "perf-profile.sh: unknown argument '$1' (try --help)" >&2
        exit 2 ;;
     esac
@@ -133,6 +134,9 @@ time.sleep(3600)'
         ps_bg trafgen ip netns exec "$A" taskset -c 0 trafgen -o eth0 \
             -i "$PS_LOG_DIR/trafgen.cfg" -P 1 --no-sock-mem -Q -C
         ;;
+    idle)
+        ps_bg idle sleep $((SECONDS_RUN + 3))
+        ;;
     tcp)
         ps_start_iperf3_server "$B" "$ADDR_B"
         ps_bg iperf3 ip netns exec "$A" taskset -c 0 iperf3 -c "$ADDR_B" \
@@ -146,10 +150,12 @@ time.sleep(3600)'
 start_load
 rx0=$(ps_if_stat "$B" eth0 rx_packets)
 rb0=$(ps_if_stat "$B" eth0 rx_bytes)
+cpu0=$(awk '{ print $14 + $15 }' /proc/"$PS_DAEMON_PID"/stat)
 t0=$(date +%s%N)
 perf record -F 1999 -g -o "$PS_LOG_DIR/perf.data" -p "$PS_DAEMON_PID" \
     -- sleep "$SECONDS_RUN" >"$PS_LOG_DIR/perf-record.out" 2>&1
 t1=$(date +%s%N)
+cpu1=$(awk '{ print $14 + $15 }' /proc/"$PS_DAEMON_PID"/stat)
 rx1=$(ps_if_stat "$B" eth0 rx_packets)
 rb1=$(ps_if_stat "$B" eth0 rx_bytes)
 for child in $(cat /proc/"$LOAD_PID"/task/*/children 2>/dev/null); do
@@ -160,6 +166,9 @@ ps_kill_bg "$LOAD_PID"
 awk -v n=$((rx1 - rx0)) -v b=$((rb1 - rb0)) -v t=$((t1 - t0)) \
     'BEGIN { printf "delivered: %.3f Mpps, %.2f Gbit/s\n",
              n * 1000 / t, b * 8 / t }'
+awk -v c=$((cpu1 - cpu0)) -v hz="$(getconf CLK_TCK)" -v t=$((t1 - t0)) \
+    'BEGIN { printf "daemon CPU: %.1f %% of a core\n",
+             100 * c / hz / (t / 1e9) }'
 ps_appctl dpif-netdev/pmd-stats-show | sed '/^main thread/q' |
     grep -E "hits|miss|packets received"
 perf report -i "$PS_LOG_DIR/perf.data" --no-children --sort symbol \
