@@ -55,11 +55,15 @@
 #
 # Usage: run-bench.sh [--runs N] [--duration S] [--only SWITCH[,SWITCH...]]
 #                     [--workloads W[,W...]] [--quick] [--no-micro]
+#                     [--setup]
 #   --only and --workloads take names, groups (throughput, flows, latency,
 #   resources) and prefixes that are not a name (ovs, pmdswitch): PREFIX
 #   selects every name starting with PREFIX-.
 #   --quick means --runs 1 --duration 3 unless those are given, and shorter
 #   idle and memory windows.  --no-micro skips bench/micro-run.sh.
+#   --setup first installs what building pmdswitch and running the bench
+#   need (Debian packages) and builds the source tree if its daemon is
+#   missing: from a fresh clone, one command gives the tables and plots.
 # Environment: PMDSWITCH_BUILD (build tree with vswitchd/pmdswitchd),
 #   BENCH_XDP_MODE (xdp-mode of the afxdp ports, default native).
 # Needs root; uses only the namespaces and interfaces it creates.
@@ -91,6 +95,9 @@ ONLY=
 WORKLOADS=
 QUICK=
 RUN_MICRO=1
+SETUP=
+BENCH_PACKAGES=(iperf3 netsniff-ng ethtool sockperf openvswitch-switch
+    gnuplot-nox)
 PING_COUNT=100
 SOCKPERF_PORT=11111
 NS_A=bnA
@@ -137,6 +144,10 @@ while [[ $# -gt 0 ]]; do
         ;;
     --no-micro)
         RUN_MICRO=
+        shift
+        ;;
+    --setup)
+        SETUP=1
         shift
         ;;
     -h | --help)
@@ -226,6 +237,25 @@ selected=$(select_names "$WORKLOADS" "${ALL_WORKLOADS[@]}") || exit 2
 mapfile -t RUN_WORKLOADS <<<"$selected"
 
 # wants WORKLOAD: true if WORKLOAD is among those to run.
+# setup_bench: installs the build's and the bench's Debian packages and
+# builds the source tree (in place) unless its daemon is built already.
+setup_bench()
+{
+    local src=$BENCH_DIR/..
+    "$src/utilities/install-deps.sh"
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
+        "${BENCH_PACKAGES[@]}"
+    mkdir -p "$BENCH_DIR/results"
+    if [[ ! -x "$PS_DAEMON" ]]; then
+        (cd "$src" && autoreconf -fi && ./configure -q && make -j"$(nproc)") \
+            >"$BENCH_DIR/results/build.log" 2>&1 || {
+            tail -30 "$BENCH_DIR/results/build.log" >&2
+            echo "run-bench.sh: build failed" >&2
+            exit 1
+        }
+    fi
+}
+
 wants()
 {
     [[ " ${RUN_WORKLOADS[*]} " == *" $1 "* ]]
@@ -234,6 +264,9 @@ wants()
 if [[ $(id -u) -ne 0 ]]; then
     echo "run-bench.sh: needs root" >&2
     exit 77
+fi
+if [[ -n "$SETUP" ]]; then
+    setup_bench
 fi
 for cmd in ip iperf3 ethtool trafgen ping taskset python3 getconf; do
     if ! command -v "$cmd" >/dev/null 2>&1; then
