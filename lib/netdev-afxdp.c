@@ -194,6 +194,15 @@ netdev_afxdp_rxq_cast(const struct netdev_rxq *rxq)
  * error messages; their output goes to the debug log only. */
 static __thread char netdev_afxdp_lib_msg[256];
 
+static void netdev_afxdp_lib_log__(const char *format, va_list ap)
+    PRINTF_FORMAT(1, 0);
+static int netdev_afxdp_libxdp_print__(enum libxdp_print_level,
+                                       const char *format, va_list ap)
+    PRINTF_FORMAT(2, 0);
+static int netdev_afxdp_libbpf_print__(enum libbpf_print_level,
+                                       const char *format, va_list ap)
+    PRINTF_FORMAT(2, 0);
+
 static void
 netdev_afxdp_lib_log__(const char *format, va_list ap)
 {

@@ -482,9 +482,13 @@ pmd_collect_wait_fds(struct pmd *pmd, const struct pmd_poll_list *poll)
  * frame arrives on any of them: under load it never waits, and when idle
  * it wakes only for frames and for that timeout.  The timeout bounds how
  * late a waiting PMD sees a new poll list, a request or its flow sweep.
- * It is RCU-offline while it waits, so grace periods do not wait for it.
- * A queue whose provider has no descriptor to wait on turns the wait
- * into a plain nap of the same length. */
+ * It stays RCU-online while it waits, so a grace period waits for it (at
+ * most pmd-sleep-max): the descriptors belong to its poll list, whose
+ * sockets the control thread closes only after a grace period (ppoll()
+ * holding a closed socket would keep it receiving, and deleting a tap),
+ * and dp.c relies on every PMD having checked the slow path's generation
+ * two grace periods after a change.  A queue whose provider has no
+ * descriptor to wait on turns the wait into a plain nap of that length. */
 static void
 pmd_sleep_maybe(struct pmd *pmd, const struct pmd_poll_list *poll,
                 uint32_t n_packets)
@@ -507,13 +511,11 @@ pmd_sleep_maybe(struct pmd *pmd, const struct pmd_poll_list *poll,
     ts.tv_sec = max_us / 1000000;
     ts.tv_nsec = (max_us % 1000000) * 1000;
     start = time_usec();
-    rcu_offline();
     if (n_fds >= 0) {
         ppoll(pmd->wait_fds, n_fds, &ts, NULL);
     } else {
         nanosleep(&ts, NULL);
     }
-    rcu_online();
     pmd->now_ms = time_msec();
     pmd_perf_add(&pmd->perf, PMD_STAT_SLEEPS, 1);
     pmd_perf_add(&pmd->perf, PMD_STAT_SLEEP_US, time_usec() - start);
