@@ -433,7 +433,7 @@ run_micro()
     local md=$RESULTS_DIR/bench-$STAMP.md rc=0
     [[ -n "$RUN_MICRO" && -x "$MICRO" ]] || return 0
     ps_info "running $MICRO"
-    printf '\n## Micro-benchmarks (bench/micro-run.sh)\n\n' >>"$md"
+    printf '\n' >>"$md"
     "$MICRO" 2>"$PS_LOG_DIR/micro-run.err" | tee -a "$md" || rc=$?
     if [[ $rc -ne 0 ]]; then
         printf '\nmicro-run.sh failed with status %d; see %s\n' "$rc" \
