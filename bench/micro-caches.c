@@ -10,8 +10,10 @@
  *
  *   for s in 12 14 16 17 18 20; do
  *       gcc -std=gnu11 -O2 -DSMC_BUCKET_SHIFT=$s -I. -Iinclude -Ilib \
- *           bench/micro-caches.c lib/emc.c lib/smc.c lib/dpcls.c \
- *           lib/flow.c lib/hash.c lib/miniflow.c lib/util.c \
+ *           bench/micro-caches.c lib/classifier/emc.c \
+ *           lib/classifier/smc.c lib/classifier/dpcls.c \
+ *           lib/classifier/dp-flow.c lib/packet/hash.c \
+ *           lib/packet/miniflow.c lib/base/util.c \
  *           $(pkg-config --cflags --libs liburcu-qsbr) -o micro-caches-$s
  *       ./micro-caches-$s smc-size
  *   done
@@ -37,12 +39,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "dpcls.h"
-#include "emc.h"
-#include "flow.h"
-#include "hash.h"
-#include "smc.h"
-#include "util.h"
+#include "classifier/dpcls.h"
+#include "classifier/emc.h"
+#include "classifier/dp-flow.h"
+#include "packet/hash.h"
+#include "classifier/smc.h"
+#include "base/util.h"
 
 #define BATCH 32
 #define N_RUNS 15
@@ -183,7 +185,7 @@ struct paths_setup {
     uint32_t n_flows;
     uint32_t n_sub;
     struct netdev_flow_key *keys;
-    struct flow_table table;
+    struct dp_flow_table table;
     struct dpcls *cls;
     struct emc_cache *emc;
     struct smc_cache smc;
@@ -198,7 +200,7 @@ paths_setup(struct paths_setup *s, uint32_t n_flows, uint32_t n_sub)
     s->n_flows = n_flows;
     s->n_sub = n_sub;
     s->keys = xmalloc(n_flows * sizeof *s->keys);
-    flow_table_init(&s->table);
+    dp_flow_table_init(&s->table);
     s->cls = dpcls_create();
     s->emc = xmalloc(sizeof *s->emc);
     emc_init(s->emc);
@@ -209,7 +211,7 @@ paths_setup(struct paths_setup *s, uint32_t n_flows, uint32_t n_sub)
 
         make_key(&s->keys[i], i, n_sub, 1);
         make_mask(&mask, i % n_sub);
-        flow = flow_table_add(&s->table, &s->keys[i], &mask, 1, &output, 1,
+        flow = dp_flow_table_add(&s->table, &s->keys[i], &mask, 1, &output, 1,
                               0);
         dpcls_insert(s->cls, &flow->cr, &s->keys[i], &mask);
         smc_insert(&s->smc, s->keys[i].hash, flow->index);
@@ -218,7 +220,7 @@ paths_setup(struct paths_setup *s, uint32_t n_flows, uint32_t n_sub)
     /* Fill the EMC with flows from another port, so that every lookup of
      * ours reads a full slot and misses. */
     for (uint32_t i = 0; i < 4 * EMC_ENTRIES; i++) {
-        struct dp_flow *flow = flow_table_get(&s->table, i % n_flows);
+        struct dp_flow *flow = dp_flow_table_get(&s->table, i % n_flows);
 
         make_key(&other, (UINT32_C(1) << 23) + i, 1, 2);
         emc_insert(s->emc, &other, flow);
@@ -232,14 +234,14 @@ paths_teardown(struct paths_setup *s)
     emc_uninit(s->emc);
     free(s->emc);
     for (uint32_t i = 0; i < s->table.n_slots; i++) {
-        struct dp_flow *flow = flow_table_get(&s->table, i);
+        struct dp_flow *flow = dp_flow_table_get(&s->table, i);
 
         if (flow) {
             dpcls_remove(s->cls, &flow->cr);
         }
     }
     dpcls_destroy(s->cls);
-    flow_table_uninit(&s->table);
+    dp_flow_table_uninit(&s->table);
     free(s->keys);
 }
 
@@ -262,7 +264,7 @@ smc_lookup_verified(struct paths_setup *s, const struct netdev_flow_key *key)
     if (idx == SMC_INVALID_INDEX) {
         return NULL;
     }
-    flow = flow_table_get(&s->table, idx);
+    flow = dp_flow_table_get(&s->table, idx);
     if (!flow || flow->in_port != 1
         || !dpcls_rule_matches_key(&flow->cr, key)) {
         return NULL;
@@ -289,7 +291,7 @@ smc_stage_prefetch(struct paths_setup *s,
         uint32_t idx = smc_lookup(&s->smc, misses[m]->hash);
 
         flows[m] = idx != SMC_INVALID_INDEX
-                   ? flow_table_get(&s->table, idx) : NULL;
+                   ? dp_flow_table_get(&s->table, idx) : NULL;
         if (flows[m]) {
             PREFETCH(flows[m]);
             PREFETCH((char *) flows[m] + CACHE_LINE_SIZE);
@@ -442,7 +444,7 @@ bench_paths(void)
             emc_flush(s.emc);
             for (uint32_t i = 0; i < EMC_ENTRIES / 2; i++) {
                 emc_insert(s.emc, &s.keys[i],
-                           flow_table_get(&s.table, i));
+                           dp_flow_table_get(&s.table, i));
             }
             free(order);
             order = make_order(N_PACKETS, EMC_ENTRIES / 2);

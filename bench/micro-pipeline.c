@@ -45,21 +45,21 @@
 #include <stdlib.h>
 #include <string.h>
 #include <arpa/inet.h>
-#include "dp.h"
-#include "dp-batch.h"
-#include "dp-packet.h"
-#include "dpcls.h"
-#include "emc.h"
-#include "flow.h"
-#include "hash.h"
-#include "miniflow.h"
-#include "ofproto-rules.h"
-#include "pipeline.h"
-#include "pmd.h"
-#include "rcu.h"
-#include "smc.h"
-#include "upcall.h"
-#include "util.h"
+#include "dp/dp.h"
+#include "packet/dp-batch.h"
+#include "packet/dp-packet.h"
+#include "classifier/dpcls.h"
+#include "classifier/emc.h"
+#include "classifier/dp-flow.h"
+#include "packet/hash.h"
+#include "packet/miniflow.h"
+#include "ofproto/ofproto-rules.h"
+#include "dp/pipeline.h"
+#include "dp/pmd.h"
+#include "base/rcu.h"
+#include "classifier/smc.h"
+#include "ofproto/upcall.h"
+#include "base/util.h"
 
 #define BATCH DP_BATCH_SIZE
 #define MAX_RUNS 101
@@ -509,7 +509,7 @@ struct cache_setup {
     uint32_t n_flows;
     uint32_t n_sub;
     struct netdev_flow_key *keys;
-    struct flow_table table;
+    struct dp_flow_table table;
     struct dpcls *cls;
     struct emc_cache *emc;
     struct smc_cache smc;
@@ -569,7 +569,7 @@ cache_setup_init(struct cache_setup *s, uint32_t n_flows, uint32_t n_sub,
     s->n_flows = n_flows;
     s->n_sub = n_sub;
     s->keys = xmalloc(n_flows * sizeof *s->keys);
-    flow_table_init(&s->table);
+    dp_flow_table_init(&s->table);
     s->cls = dpcls_create();
     s->emc = xzalloc_cacheline(sizeof *s->emc);
     emc_init(s->emc);
@@ -579,7 +579,7 @@ cache_setup_init(struct cache_setup *s, uint32_t n_flows, uint32_t n_sub,
 
         cache_make_key(&s->keys[i], i, n_sub, 1);
         cache_make_mask(&mask, i % n_sub);
-        flow = flow_table_add(&s->table, &s->keys[i], &mask, 1, &output, 1,
+        flow = dp_flow_table_add(&s->table, &s->keys[i], &mask, 1, &output, 1,
                               0);
         dpcls_insert(s->cls, &flow->cr, &s->keys[i], &mask);
         smc_insert(&s->smc, s->keys[i].hash, flow->index);
@@ -593,7 +593,7 @@ cache_setup_init(struct cache_setup *s, uint32_t n_flows, uint32_t n_sub,
      * full slot and misses, as when there are more flows than it holds. */
     for (uint32_t i = 0; i < 4 * EMC_ENTRIES; i++) {
         cache_make_key(&other, (UINT32_C(1) << 23) + i, 1, 2);
-        emc_insert(s->emc, &other, flow_table_get(&s->table, i % n_flows));
+        emc_insert(s->emc, &other, dp_flow_table_get(&s->table, i % n_flows));
     }
 
     s->n_packets = n_packets;
@@ -610,14 +610,14 @@ cache_setup_uninit(struct cache_setup *s)
     emc_uninit(s->emc);
     free(s->emc);
     for (uint32_t i = 0; i < s->table.n_slots; i++) {
-        struct dp_flow *flow = flow_table_get(&s->table, i);
+        struct dp_flow *flow = dp_flow_table_get(&s->table, i);
 
         if (flow) {
             dpcls_remove(s->cls, &flow->cr);
         }
     }
     dpcls_destroy(s->cls);
-    flow_table_uninit(&s->table);
+    dp_flow_table_uninit(&s->table);
     free(s->keys);
     free(s->order);
 }
@@ -689,7 +689,7 @@ smc_hit_run(void *aux, size_t *n_packets)
         for (uint32_t m = 0; m < n_misses; m++) {
             uint32_t idx = smc_lookup(&s->smc, batch[misses[m]].hash);
             struct dp_flow *flow = (idx == SMC_INVALID_INDEX ? NULL
-                                    : flow_table_get(&s->table, idx));
+                                    : dp_flow_table_get(&s->table, idx));
 
             if (flow) {
                 PREFETCH(flow);
@@ -787,7 +787,7 @@ bench_emc_smc(bool do_emc, bool do_smc)
 
         emc_flush(s.emc);
         for (uint32_t i = 0; i < n; i++) {
-            emc_insert(s.emc, &s.keys[i], flow_table_get(&s.table, i));
+            emc_insert(s.emc, &s.keys[i], dp_flow_table_get(&s.table, i));
         }
         for (size_t i = 0; i < s.n_packets; i++) {
             s.order[i] = rng() % n;

@@ -8,7 +8,7 @@ UNIT_TESTS = \
 	tests/test-dpcls \
 	tests/test-ds \
 	tests/test-emc \
-	tests/test-flow \
+	tests/test-dp-flow \
 	tests/test-hash \
 	tests/test-json-pos \
 	tests/test-link-monitor \
@@ -19,7 +19,7 @@ UNIT_TESTS = \
 	tests/test-netdev-tap \
 	tests/test-netdev-tpacket-policy \
 	tests/test-netlink-link \
-	tests/test-odp-execute \
+	tests/test-dp-actions-execute \
 	tests/test-ofproto-rules \
 	tests/test-pcap-file \
 	tests/test-pipeline \
@@ -42,6 +42,10 @@ EXTRA_DIST += tests/check.h
 # Tests of the command-line tools, run against this build.
 TESTS += tests/test-parse-pcap.sh
 EXTRA_DIST += tests/test-parse-pcap.sh
+
+# The layering of lib/: no include goes up a layer.
+TESTS += tests/check-layering.sh
+EXTRA_DIST += tests/check-layering.sh
 AM_TESTS_ENVIRONMENT = PMDSWITCH_BUILD='$(abs_top_builddir)'; \
 	export PMDSWITCH_BUILD; \
 	TSAN_OPTIONS='suppressions=$(abs_top_srcdir)/tests/tsan.supp'; \
@@ -57,16 +61,16 @@ tests_test_config_diff_LDADD = $(PMD_LIBS)
 tests_test_coverage_SOURCES = tests/test-coverage.c tests/unixctl-test.c \
 	tests/unixctl-test.h
 tests_test_coverage_LDADD = $(PMD_LIBS)
-tests_test_odp_execute_SOURCES = tests/test-odp-execute.c
-tests_test_odp_execute_LDADD = $(PMD_LIBS)
+tests_test_dp_actions_execute_SOURCES = tests/test-dp-actions-execute.c
+tests_test_dp_actions_execute_LDADD = $(PMD_LIBS)
 tests_test_dpcls_SOURCES = tests/test-dpcls.c
 tests_test_dpcls_LDADD = $(PMD_LIBS)
 tests_test_ds_SOURCES = tests/test-ds.c
 tests_test_ds_LDADD = $(PMD_LIBS)
 tests_test_emc_SOURCES = tests/test-emc.c
 tests_test_emc_LDADD = $(PMD_LIBS)
-tests_test_flow_SOURCES = tests/test-flow.c
-tests_test_flow_LDADD = $(PMD_LIBS)
+tests_test_dp_flow_SOURCES = tests/test-dp-flow.c
+tests_test_dp_flow_LDADD = $(PMD_LIBS)
 tests_test_hash_SOURCES = tests/test-hash.c
 tests_test_hash_LDADD = $(PMD_LIBS)
 tests_test_json_pos_SOURCES = tests/test-json-pos.c

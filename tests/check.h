@@ -25,7 +25,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
-#include "compiler.h"
+#include "base/compiler.h"
 
 #define CHECK_MAX_REPORTED 100
 

@@ -25,7 +25,7 @@
 #include <arpa/inet.h>
 #include <linux/if_ether.h>
 #include <linux/if_packet.h>
-#include "util.h"
+#include "base/util.h"
 
 /* The topology of netns_test_setup(), for clean-up and peer sockets. */
 static const char *ns_name;

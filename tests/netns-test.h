@@ -15,7 +15,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include "compiler.h"
+#include "base/compiler.h"
 
 /* A veth pair of the test topology. */
 struct netns_test_veth {

@@ -115,7 +115,7 @@ if [ "${PMDSWITCH_SKIP_SANITIZERS:-}" != 1 ]; then
     # PMD requests) and the system tests that drive the PMD and control
     # threads through every appctl request and rule changes.
     # liburcu's own internals are suppressed (tests/tsan.supp); its grace
-    # periods are annotated in lib/rcu.h.
+    # periods are annotated in lib/base/rcu.h.
     TSAN_OPTIONS="suppressions=$(pwd)/tests/tsan.supp"
     export TSAN_OPTIONS
     sanitized_suite "thread sanitizer" _build-tsan thread \

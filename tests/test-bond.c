@@ -15,7 +15,7 @@
  * from a fixed-seed generator.
  */
 #include <autoconf.h>
-#include "bond.h"
+#include "ofproto/bond.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -25,9 +25,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "check.h"
-#include "rcu.h"
-#include "util.h"
-#include "vlog.h"
+#include "base/rcu.h"
+#include "base/util.h"
+#include "base/vlog.h"
 
 static uint32_t rand_state;
 

@@ -11,13 +11,13 @@
  * CPU mask spelled differently, a rule moved to another line).
  */
 #include <autoconf.h>
-#include "config-diff.h"
+#include "config/config-diff.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "check.h"
-#include "util.h"
+#include "base/util.h"
 
 /* The configuration texts use ' for " to stay readable; parse_config()
  * swaps them back. */

@@ -8,7 +8,7 @@
  * file that must never crash and must always point at a position.
  */
 #include <autoconf.h>
-#include "config.h"
+#include "config/config.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -16,7 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "check.h"
-#include "util.h"
+#include "base/util.h"
 
 /* The example in DESIGN.md, verbatim. */
 static const char design_example[] =

@@ -9,7 +9,8 @@
  * thread on a socket in a temporary directory.
  */
 #include <autoconf.h>
-#include "coverage.h"
+#include "control/appctl.h"
+#include "base/coverage.h"
 
 #include <inttypes.h>
 #include <pthread.h>
@@ -18,9 +19,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "check.h"
-#include "unixctl.h"
+#include "control/unixctl.h"
 #include "unixctl-test.h"
-#include "util.h"
+#include "base/util.h"
 
 COVERAGE_DEFINE(test_alpha);
 COVERAGE_DEFINE(test_beta);

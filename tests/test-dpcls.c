@@ -12,14 +12,14 @@
  * loops against the generic one on random masks of every size.
  */
 #include <autoconf.h>
-#include "dpcls.h"
+#include "classifier/dpcls.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "check.h"
-#include "hash.h"
-#include "util.h"
+#include "packet/hash.h"
+#include "base/util.h"
 
 #define W(FIELD) (UINT64_C(1) << FLOW_WORD(FIELD))
 

@@ -7,12 +7,12 @@
  * to a full buffer).
  */
 #include <autoconf.h>
-#include "ds.h"
+#include "base/ds.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include "check.h"
-#include "util.h"
+#include "base/util.h"
 
 static void
 test_growing(void)

@@ -9,14 +9,14 @@
  * hashes chosen to land on given slots.
  */
 #include <autoconf.h>
-#include "emc.h"
+#include "classifier/emc.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "check.h"
-#include "flow.h"
-#include "util.h"
+#include "classifier/dp-flow.h"
+#include "base/util.h"
 
 /* A key with 'hash' holding the words 'w0' and 'w1' at flow words 0 and 3
  * (word 3 left out when 'w1' is 0). */

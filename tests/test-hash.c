@@ -7,16 +7,16 @@
  * so that each case names exactly the fields it varies.
  */
 #include <autoconf.h>
-#include "hash.h"
+#include "packet/hash.h"
 
 #include <arpa/inet.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 #include "check.h"
-#include "miniflow.h"
-#include "packets.h"
-#include "util.h"
+#include "packet/miniflow.h"
+#include "packet/packets.h"
+#include "base/util.h"
 
 #define W(FIELD) (UINT64_C(1) << FLOW_WORD(FIELD))
 #define MAP_ETH (W(dl_dst) | W(in_port))

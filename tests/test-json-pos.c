@@ -10,14 +10,14 @@
  * which jansson must accept too.
  */
 #include <autoconf.h>
-#include "json-pos.h"
+#include "config/json-pos.h"
 
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "check.h"
-#include "util.h"
+#include "base/util.h"
 
 /* ------------------------------------------------------------------------
  * Paths into a position tree.

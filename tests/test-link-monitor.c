@@ -16,7 +16,7 @@
  * before the run, at exit and on a fatal signal.
  */
 #include <autoconf.h>
-#include "link-monitor.h"
+#include "netdev/link-monitor.h"
 
 #include <errno.h>
 #include <event2/event.h>
@@ -37,9 +37,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "check.h"
-#include "coverage.h"
-#include "util.h"
-#include "vlog.h"
+#include "base/coverage.h"
+#include "base/util.h"
+#include "base/vlog.h"
 
 #define NS_NAME "tmon-ns"
 #define WAIT_MS 5000        /* Longest wait for expected events. */

@@ -8,7 +8,7 @@
  * counter, and learners on several threads at once.
  */
 #include <autoconf.h>
-#include "mac-learning.h"
+#include "ofproto/mac-learning.h"
 
 #include <inttypes.h>
 #include <pthread.h>
@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "check.h"
-#include "util.h"
+#include "base/util.h"
 
 /* The unicast MAC 02:00:00:00:hi:lo. */
 static struct eth_addr

@@ -14,15 +14,16 @@
  * Port names come from a test lookup: "p1" is port 0, "p2" port 1.
  */
 #include <autoconf.h>
-#include "match-parse.h"
+#include "ofproto/match-parse.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "check.h"
-#include "miniflow.h"
-#include "packets.h"
-#include "util.h"
+#include "packet/flow-format.h"
+#include "packet/miniflow.h"
+#include "packet/packets.h"
+#include "base/util.h"
 
 /* Network byte order in constant expressions. */
 #if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__

@@ -13,7 +13,8 @@
  * parsing is deterministic and keeps the key's invariants.
  */
 #include <autoconf.h>
-#include "miniflow.h"
+#include "packet/flow-format.h"
+#include "packet/miniflow.h"
 
 #include <arpa/inet.h>
 #include <inttypes.h>
@@ -21,9 +22,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "check.h"
-#include "dp-packet.h"
-#include "packets.h"
-#include "util.h"
+#include "packet/dp-packet.h"
+#include "packet/packets.h"
+#include "base/util.h"
 
 #define FRAME_MAX 512
 #define NEVER ((size_t) -1)

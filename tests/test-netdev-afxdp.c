@@ -23,7 +23,7 @@
  * fixed-seed generator.
  */
 #include <autoconf.h>
-#include "netdev.h"
+#include "netdev/netdev.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -37,8 +37,8 @@
 #include <linux/virtio_net.h>
 #include "check.h"
 #include "netns-test.h"
-#include "packets.h"
-#include "util.h"
+#include "packet/packets.h"
+#include "base/util.h"
 
 #define NS_NAME "sxd-afx-ns"
 #define HERE0 "sxd-afx0"

@@ -20,7 +20,7 @@
  * frames the kernel sends on its own are told apart.
  */
 #include <autoconf.h>
-#include "netdev.h"
+#include "netdev/netdev.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -40,8 +40,8 @@
 #include <linux/virtio_net.h>
 #include "check.h"
 #include "netns-test.h"
-#include "packets.h"
-#include "util.h"
+#include "packet/packets.h"
+#include "base/util.h"
 
 #define NS_NAME "ttap-ns"
 #define TAP0 "ttap0"

@@ -9,12 +9,12 @@
  * mode changes.  No sockets, no root.
  */
 #include <autoconf.h>
-#include "netdev-tpacket-policy.h"
+#include "netdev/netdev-tpacket-policy.h"
 
 #include <stdio.h>
 #include <string.h>
 #include "check.h"
-#include "util.h"
+#include "base/util.h"
 
 #define BATCH 32                /* Frames in a full batch. */
 #define T0 1000                 /* Fake clock at queue creation (ms). */

@@ -36,7 +36,7 @@
  * the low-latency socket is printed for information.
  */
 #include <autoconf.h>
-#include "netdev.h"
+#include "netdev/netdev.h"
 
 #include <errno.h>
 #include <net/if.h>
@@ -53,8 +53,8 @@
 #include <linux/virtio_net.h>
 #include "check.h"
 #include "netns-test.h"
-#include "packets.h"
-#include "util.h"
+#include "packet/packets.h"
+#include "base/util.h"
 
 #define NS_NAME "ttpq-a"
 #define IF_A "ttpq0a"

@@ -15,7 +15,7 @@
  * so that anything the kernel itself sends on the link is told apart.
  */
 #include <autoconf.h>
-#include "netdev.h"
+#include "netdev/netdev.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -32,8 +32,8 @@
 #include <linux/virtio_net.h>
 #include "check.h"
 #include "netns-test.h"
-#include "packets.h"
-#include "util.h"
+#include "packet/packets.h"
+#include "base/util.h"
 
 #define NS_NAME "ndt-a"
 #define IF0_A "ndt0a"

@@ -17,7 +17,7 @@
  * with no file descriptor left for a netlink socket.
  */
 #include <autoconf.h>
-#include "netlink-link.h"
+#include "netdev/netlink-link.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -32,7 +32,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "check.h"
-#include "util.h"
+#include "base/util.h"
 
 #define VETH0 "tnl0"
 #define VETH1 "tnl1"

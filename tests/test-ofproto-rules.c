@@ -11,7 +11,7 @@
  * once ofproto_set_rules() returns no flow of the old rules forwards.
  */
 #include <autoconf.h>
-#include "ofproto-rules.h"
+#include "ofproto/ofproto-rules.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -22,12 +22,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include "check.h"
-#include "config.h"
-#include "config-check.h"
-#include "ofpact.h"
-#include "rcu.h"
-#include "upcall.h"
-#include "util.h"
+#include "config/config.h"
+#include "config/config-check.h"
+#include "ofproto/ofpact.h"
+#include "base/rcu.h"
+#include "ofproto/upcall.h"
+#include "base/util.h"
 
 /* Constant byte swaps, for network-order fields in static tables. */
 #define BE16(X) ((ovs_be16) __builtin_bswap16(X))

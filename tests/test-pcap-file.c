@@ -2,8 +2,8 @@
  * Copyright (c) 2026 The pmdswitch authors.
  * SPDX-License-Identifier: Apache-2.0
  *
- * Tests for the pcap reader (lib/pcap-file.c) and for the flow lines that
- * pmdswitch-parse-pcap prints (lib/flow-format.c, flow_format_packet()).
+ * Tests for the pcap reader (lib/packet/pcap-file.c) and for the flow lines that
+ * pmdswitch-parse-pcap prints (lib/packet/flow-format.c, flow_format_packet()).
  *
  * Reader cases are pcap images built in memory, one table row each: both
  * magics in both byte orders, a capture with no records, and every way a
@@ -27,7 +27,7 @@
  * the lines.
  */
 #include <autoconf.h>
-#include "pcap-file.h"
+#include "packet/pcap-file.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -37,11 +37,11 @@
 #include <string.h>
 #include <unistd.h>
 #include "check.h"
-#include "dp-packet.h"
-#include "flow-format.h"
-#include "miniflow.h"
-#include "packets.h"
-#include "util.h"
+#include "packet/dp-packet.h"
+#include "packet/flow-format.h"
+#include "packet/miniflow.h"
+#include "packet/packets.h"
+#include "base/util.h"
 
 /* Pcap images. */
 

@@ -17,19 +17,19 @@
 #include <string.h>
 #include <arpa/inet.h>
 
-#include "bond.h"
+#include "ofproto/bond.h"
 #include "check.h"
-#include "dp.h"
-#include "dpcls.h"
-#include "flow.h"
-#include "hash.h"
-#include "mac-learning.h"
-#include "miniflow.h"
-#include "pipeline.h"
-#include "pmd.h"
-#include "rcu.h"
-#include "upcall.h"
-#include "util.h"
+#include "dp/dp.h"
+#include "classifier/dpcls.h"
+#include "classifier/dp-flow.h"
+#include "packet/hash.h"
+#include "ofproto/mac-learning.h"
+#include "packet/miniflow.h"
+#include "dp/pipeline.h"
+#include "dp/pmd.h"
+#include "base/rcu.h"
+#include "ofproto/upcall.h"
+#include "base/util.h"
 
 #define N_PORTS 3
 
@@ -434,7 +434,7 @@ test_rewrite_flow(void)
     actions[2].ipv4 = htonl(0x0a090909);
     dp_action_init(&actions[3], DP_ACTION_OUTPUT);
     actions[3].port = 2;
-    flow = flow_table_add(&pmd->flows, &key, &mask, 1, actions, 4,
+    flow = dp_flow_table_add(&pmd->flows, &key, &mask, 1, actions, 4,
                           pmd->now_ms);
     dpcls_insert(pmd_get_dpcls(pmd, 1), &flow->cr, &key, &mask);
     CHECK(!flow->outputs_only, "rewrite flow marked output-only");

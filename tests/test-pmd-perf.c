@@ -11,7 +11,7 @@
  * in the comments beside them.
  */
 #include <autoconf.h>
-#include "pmd-perf.h"
+#include "dp/pmd-perf.h"
 
 #include <inttypes.h>
 #include <jansson.h>
@@ -20,8 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "check.h"
-#include "dp-batch.h"
-#include "util.h"
+#include "packet/dp-batch.h"
+#include "base/util.h"
 
 /* Histogram buckets. */
 

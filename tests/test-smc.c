@@ -9,12 +9,12 @@
  * whatever SMC_BUCKET_SHIFT is.
  */
 #include <autoconf.h>
-#include "smc.h"
+#include "classifier/smc.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include "check.h"
-#include "util.h"
+#include "base/util.h"
 
 /* The tests vary signatures in hash bits 24-31 only, so that the bucket
  * index, which may reach up to bit 23, stays put. */

@@ -8,7 +8,7 @@
  * malformed, oversized, silent and half-sent requests.  No root needed.
  */
 #include <autoconf.h>
-#include "unixctl.h"
+#include "control/unixctl.h"
 
 #include <errno.h>
 #include <event2/event.h>
@@ -23,7 +23,7 @@
 #include <unistd.h>
 #include "check.h"
 #include "unixctl-test.h"
-#include "util.h"
+#include "base/util.h"
 
 #define N_CONCURRENT 100
 

@@ -10,7 +10,7 @@
  * translations on several RCU reader threads while ports come and go.
  */
 #include <autoconf.h>
-#include "upcall.h"
+#include "ofproto/upcall.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -19,10 +19,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include "check.h"
-#include "mac-learning.h"
-#include "ofproto-rules.h"
-#include "rcu.h"
-#include "util.h"
+#include "ofproto/mac-learning.h"
+#include "ofproto/ofproto-rules.h"
+#include "base/rcu.h"
+#include "base/util.h"
 
 #define MAC_A { { 0x02, 0x00, 0x00, 0x00, 0x00, 0x0a } }
 #define MAC_B { { 0x02, 0x00, 0x00, 0x00, 0x00, 0x0b } }

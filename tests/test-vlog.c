@@ -14,7 +14,8 @@
  * directory.
  */
 #include <autoconf.h>
-#include "vlog.h"
+#include "control/appctl.h"
+#include "base/vlog.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -24,9 +25,9 @@
 #include <string.h>
 #include <unistd.h>
 #include "check.h"
-#include "unixctl.h"
+#include "control/unixctl.h"
 #include "unixctl-test.h"
-#include "util.h"
+#include "base/util.h"
 
 VLOG_DEFINE_THIS_MODULE(test_vlog);
 

@@ -17,9 +17,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "compiler.h"
-#include "unixctl.h"
-#include "util.h"
+#include "base/compiler.h"
+#include "control/unixctl.h"
+#include "base/util.h"
 
 /* Stores the printf-style message 'format' in 's->error'. */
 static void PRINTF_FORMAT(2, 3)

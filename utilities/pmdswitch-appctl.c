@@ -3,7 +3,7 @@
  * SPDX-License-Identifier: Apache-2.0
  *
  * pmdswitch-appctl: runs one command on a running pmdswitchd through its
- * control socket (see lib/unixctl.h) and prints the answer.  Exit status:
+ * control socket (see lib/control/unixctl.h) and prints the answer.  Exit status:
  * 0 on success (result on stdout), 2 if the daemon answered with an error
  * (on stderr), 1 if the daemon could not be reached or did not answer.
  */
@@ -15,8 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include "unixctl.h"
-#include "util.h"
+#include "control/unixctl.h"
+#include "base/util.h"
 
 static const char *program_name = "pmdswitch-appctl";
 

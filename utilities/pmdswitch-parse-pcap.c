@@ -4,7 +4,7 @@
  *
  * pmdswitch-parse-pcap: prints the flow key of every frame in a pcap file,
  * one line per frame, in the syntax of "ovs-ofctl parse-pcap" (see
- * lib/flow-format.h).  Each frame goes through miniflow_extract(), the
+ * lib/packet/flow-format.h).  Each frame goes through miniflow_extract(), the
  * parser the datapath runs, so the lines show exactly what the datapath
  * would match on, including for frames it cannot take apart completely.
  * A capture has no input port, so the lines have no "in_port=" (where
@@ -21,10 +21,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "dp-packet.h"
-#include "flow-format.h"
-#include "miniflow.h"
-#include "pcap-file.h"
+#include "packet/dp-packet.h"
+#include "packet/flow-format.h"
+#include "packet/miniflow.h"
+#include "packet/pcap-file.h"
 
 static const char *program_name = "pmdswitch-parse-pcap";
 

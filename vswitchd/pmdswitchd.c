@@ -28,18 +28,18 @@
 #include <linux/if_ether.h>
 #include <urcu-qsbr.h>
 
-#include "backtrace.h"
-#include "config.h"
-#include "config-check.h"
-#include "config-apply.h"
-#include "coverage.h"
-#include "daemon-monitor.h"
-#include "dp.h"
-#include "link-monitor.h"
-#include "ofproto-trace.h"
-#include "unixctl.h"
-#include "util.h"
-#include "vlog.h"
+#include "base/backtrace.h"
+#include "config/config.h"
+#include "config/config-check.h"
+#include "control/config-apply.h"
+#include "base/coverage.h"
+#include "base/daemon-monitor.h"
+#include "dp/dp.h"
+#include "netdev/link-monitor.h"
+#include "control/appctl.h"
+#include "control/unixctl.h"
+#include "base/util.h"
+#include "base/vlog.h"
 
 VLOG_DEFINE_THIS_MODULE(pmdswitchd);
 
@@ -343,10 +343,7 @@ register_commands(struct event_base *base, struct dp *dp)
 {
     unixctl_command_register("version", "", 0, 0, unixctl_version, NULL);
     unixctl_command_register("exit", "", 0, 0, unixctl_exit, base);
-    vlog_register_commands();
-    coverage_register_commands();
-    dp_register_commands(dp);
-    ofproto_trace_register_commands(dp);
+    appctl_register_commands(dp);
 }
 
 /* Runs the control loop on 'base' until a terminating signal or "exit". */

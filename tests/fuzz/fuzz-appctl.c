@@ -13,7 +13,7 @@
 #include "fuzz.h"
 
 #include <string.h>
-#include "unixctl.h"
+#include "control/unixctl.h"
 
 /* Scans 'buf' of 'size' bytes in chunks of 1 to 'max_chunk' bytes, as
  * reads from a socket would deliver it, and returns the status. */

@@ -13,10 +13,10 @@
 #include <autoconf.h>
 #include "fuzz.h"
 
-#include "config.h"
-#include "config-check.h"
-#include "config-diff.h"
-#include "dp.h"
+#include "config/config.h"
+#include "config/config-check.h"
+#include "config/config-diff.h"
+#include "dp/dp.h"
 
 /* The running config a reload would be compared with. */
 static const char fuzz_running_text[] =

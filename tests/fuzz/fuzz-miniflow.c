@@ -12,9 +12,9 @@
 #include "fuzz.h"
 
 #include <string.h>
-#include "dp-packet.h"
-#include "hash.h"
-#include "miniflow.h"
+#include "packet/dp-packet.h"
+#include "packet/hash.h"
+#include "packet/miniflow.h"
 
 #define FUZZ_IN_PORT 7
 

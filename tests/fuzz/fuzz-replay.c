@@ -19,7 +19,7 @@
 #include <errno.h>
 #include <string.h>
 #include <sys/stat.h>
-#include "util.h"
+#include "base/util.h"
 
 #ifndef FUZZ_NAME
 #error "FUZZ_NAME must name the target"

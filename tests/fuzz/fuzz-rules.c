@@ -20,12 +20,13 @@
 #include "fuzz.h"
 
 #include <string.h>
-#include "flow.h"
-#include "match-parse.h"
-#include "miniflow.h"
-#include "ofpact.h"
-#include "ofproto-rules.h"
-#include "util.h"
+#include "classifier/dp-flow.h"
+#include "ofproto/match-parse.h"
+#include "packet/flow-format.h"
+#include "packet/miniflow.h"
+#include "ofproto/ofpact.h"
+#include "ofproto/ofproto-rules.h"
+#include "base/util.h"
 
 /* Formatted text longer than this may have been truncated by a fixed
  * buffer inside the formatter, so it is not re-parsed. */

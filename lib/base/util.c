@@ -1,0 +1,163 @@
+/*
+ * Copyright (c) 2026 The pmdswitch authors.
+ * SPDX-License-Identifier: Apache-2.0
+ */
+#include <autoconf.h>
+#include "base/util.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+void
+ovs_abort_assert(const char *file, int line, const char *cond)
+{
+    fprintf(stderr, "%s:%d: assertion %s failed\n", file, line, cond);
+    abort();
+}
+
+void
+ovs_fatal(int err, const char *format, ...)
+{
+    va_list args;
+
+    va_start(args, format);
+    vfprintf(stderr, format, args);
+    va_end(args);
+    if (err) {
+        fprintf(stderr, " (%s)", strerror(err));
+    }
+    fputc('\n', stderr);
+    exit(EXIT_FAILURE);
+}
+
+static void *
+check_alloc__(void *p)
+{
+    if (!p) {
+        ovs_fatal(0, "virtual memory exhausted");
+    }
+    return p;
+}
+
+void *
+xmalloc(size_t size)
+{
+    return check_alloc__(malloc(size ? size : 1));
+}
+
+void *
+xzalloc(size_t size)
+{
+    return check_alloc__(calloc(1, size ? size : 1));
+}
+
+void *
+xcalloc(size_t n, size_t size)
+{
+    return check_alloc__(calloc(n ? n : 1, size ? size : 1));
+}
+
+void *
+xrealloc(void *p, size_t size)
+{
+    return check_alloc__(realloc(p, size ? size : 1));
+}
+
+void *
+xmemdup(const void *p, size_t size)
+{
+    void *q = xmalloc(size);
+    memcpy(q, p, size);
+    return q;
+}
+
+char *
+xstrdup(const char *s)
+{
+    return xmemdup(s, strlen(s) + 1);
+}
+
+char *
+xvasprintf(const char *format, va_list args)
+{
+    char *s;
+
+    if (vasprintf(&s, format, args) < 0) {
+        s = NULL;
+    }
+    return check_alloc__(s);
+}
+
+char *
+xasprintf(const char *format, ...)
+{
+    va_list args;
+    char *s;
+
+    va_start(args, format);
+    s = xvasprintf(format, args);
+    va_end(args);
+    return s;
+}
+
+char *
+xmemdup0(const void *p, size_t size)
+{
+    char *s = xmalloc(size + 1);
+
+    memcpy(s, p, size);
+    s[size] = '\0';
+    return s;
+}
+
+void *
+xzalloc_cacheline(size_t size)
+{
+    void *p;
+
+    size = ROUND_UP(size ? size : 1, CACHE_LINE_SIZE);
+    if (posix_memalign(&p, CACHE_LINE_SIZE, size)) {
+        ovs_fatal(0, "virtual memory exhausted");
+    }
+    memset(p, 0, size);
+    return p;
+}
+
+long long
+time_usec(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long long) ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+long long
+time_msec(void)
+{
+    return time_usec() / 1000;
+}
+
+void
+write_fully(int fd, const void *data_, size_t size)
+{
+    const char *data = data_;
+
+    while (size > 0) {
+        ssize_t n = write(fd, data, size);
+
+        if (n < 0) {
+            if (errno == EINTR) {
+                continue;
+            }
+            return;
+        }
+        data += n;
+        size -= n;
+    }
+}

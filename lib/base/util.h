@@ -1,0 +1,91 @@
+/*
+ * Copyright (c) 2026 The pmdswitch authors.
+ * SPDX-License-Identifier: Apache-2.0
+ *
+ * Small utilities shared by every module: allocation that aborts on
+ * failure, container and array macros, and the monotonic clock.
+ */
+#ifndef UTIL_H
+#define UTIL_H 1
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdbool.h>
+#include "base/compiler.h"
+
+#define ARRAY_SIZE(ARRAY) (sizeof (ARRAY) / sizeof (ARRAY)[0])
+#define CONTAINER_OF(POINTER, STRUCT, MEMBER)                           \
+    ((STRUCT *) (void *) ((char *) (POINTER) - offsetof(STRUCT, MEMBER)))
+#define ROUND_UP(X, Y) (((X) + ((Y) - 1)) / (Y) * (Y))
+#define DIV_ROUND_UP(X, Y) (((X) + ((Y) - 1)) / (Y))
+#define IS_POW2(X) ((X) && !((X) & ((X) - 1)))
+#define MIN(X, Y) ((X) < (Y) ? (X) : (Y))
+#define MAX(X, Y) ((X) > (Y) ? (X) : (Y))
+
+/* Aborts with a message naming the file and line when 'COND' is false.
+ * For invariants only, never for input validation. */
+#define ovs_assert(COND)                                                \
+    do {                                                                \
+        if (UNLIKELY(!(COND))) {                                        \
+            ovs_abort_assert(__FILE__, __LINE__, #COND);                \
+        }                                                               \
+    } while (0)
+NO_RETURN void ovs_abort_assert(const char *file, int line, const char *cond);
+NO_RETURN void ovs_fatal(int err, const char *format, ...) PRINTF_FORMAT(2, 3);
+
+void *xmalloc(size_t size);
+void *xzalloc(size_t size);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t size);
+void *xmemdup(const void *p, size_t size);
+char *xstrdup(const char *s);
+char *xasprintf(const char *format, ...) PRINTF_FORMAT(1, 2);
+char *xvasprintf(const char *format, va_list args) PRINTF_FORMAT(1, 0);
+
+/* Writes all 'size' bytes of 'data' to 'fd', retrying after EINTR and
+ * short writes, and gives up silently on any other error: for logs and
+ * crash reports, which have nowhere to report a failure.  Async-signal
+ * safe. */
+void write_fully(int fd, const void *data, size_t size);
+/* Copies 'size' bytes of 'p' into a new NUL-terminated string. */
+char *xmemdup0(const void *p, size_t size);
+/* Allocates 'size' bytes aligned to a cache line, zeroed; free() frees it. */
+void *xzalloc_cacheline(size_t size);
+
+/* Monotonic time. */
+long long time_msec(void);
+long long time_usec(void);
+
+/* Counts the bits set in 'x'. */
+static inline int
+count_1bits(uint64_t x)
+{
+    return __builtin_popcountll(x);
+}
+
+/* Index of the least significant 1-bit of 'x' (undefined for 0). */
+static inline int
+rightmost_1bit_idx(uint64_t x)
+{
+    return __builtin_ctzll(x);
+}
+
+/* Iterates 'IDX' over the indexes of the 1-bits of 'MAP', low to high. */
+#define ULLONG_FOR_EACH_1(IDX, MAP)                                     \
+    for (uint64_t map__ = (MAP);                                        \
+         map__ && (((IDX) = rightmost_1bit_idx(map__)), true);          \
+         map__ &= map__ - 1)
+
+/* The CPU cycle counter, for cycle accounting on PMDs. */
+static inline uint64_t
+cycles_now(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    return __builtin_ia32_rdtsc();
+#else
+    return (uint64_t) time_usec() * 1000;
+#endif
+}
+
+#endif /* util.h */

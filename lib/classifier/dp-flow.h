@@ -1,0 +1,125 @@
+/*
+ * Copyright (c) 2026 The pmdswitch authors.
+ * SPDX-License-Identifier: Apache-2.0
+ *
+ * Datapath flows (megaflows) and the per-PMD flow table that owns them.
+ *
+ * A flow is created, looked up and deleted only by the PMD that owns its
+ * table.  Other threads may read a flow (to dump it) inside an RCU read-side
+ * section: the table frees deleted flows after a grace period.  Statistics
+ * have a single writer, the owning PMD; readers load them relaxed.
+ */
+#ifndef DP_FLOW_H
+#define DP_FLOW_H 1
+
+#include <stdint.h>
+#include <stdbool.h>
+#include <string.h>
+#include <urcu-qsbr.h>
+#include "classifier/dpcls.h"
+#include "packet/miniflow.h"
+#include "packet/dp-actions.h"
+#include "packet/packets.h"
+
+/* Counters of the rule that decided the actions of some flows.  A PMD
+ * credits a flow's counts to them when it deletes the flow (rare), so
+ * packets never touch shared cache lines.  Owned by the rule
+ * (ofproto-rules.h). */
+struct rule_stats {
+    uint64_t n_packets;
+    uint64_t n_bytes;
+};
+
+/* Adds the counts of a deleted flow to 'stats'.  Any thread. */
+static inline void
+rule_stats_credit(struct rule_stats *stats, uint64_t n_packets,
+                  uint64_t n_bytes)
+{
+    /* Pairs with the relaxed loads of rule/dump: counters only. */
+    __atomic_add_fetch(&stats->n_packets, n_packets, __ATOMIC_RELAXED);
+    __atomic_add_fetch(&stats->n_bytes, n_bytes, __ATOMIC_RELAXED);
+}
+
+/* An empty action list means drop. */
+struct dp_flow {
+    struct dpcls_rule cr;       /* In the PMD's dpcls for 'in_port'. */
+    struct netdev_flow_key mask;
+    uint16_t in_port;
+    bool dead;                  /* Deleted; caches treat it as a miss. */
+    uint32_t index;             /* Slot in the flow table (SMC stores it). */
+    long long created;          /* msec. */
+
+    /* Written by the owning PMD only. */
+    uint64_t n_packets;
+    uint64_t n_bytes;
+    long long used;             /* msec of last hit. */
+    uint16_t tcp_flags;
+
+    /* The rule that decided the actions, credited when the flow is
+     * deleted; NULL when no rule did (NORMAL alone, or a table miss).
+     * Set by the owning PMD before the flow is inserted. */
+    struct rule_stats *rule_stats;
+
+    struct rcu_head rcu;
+    bool outputs_only;          /* Every action is DP_ACTION_OUTPUT, so
+                                 * packets go out unchanged, zero-copy. */
+    uint32_t n_actions;
+    struct dp_action actions[];
+};
+
+/* Per-PMD table of flows, indexed so that the SMC can name a flow in 32
+ * bits.  Slots of deleted flows are NULL until reused. */
+struct dp_flow_table {
+    struct dp_flow **flows;
+    uint32_t n_slots;           /* Allocated slots. */
+    uint32_t n_flows;           /* Live flows; others load it relaxed. */
+    uint32_t *free_slots;       /* Stack of free slot indexes. */
+    uint32_t n_free;
+};
+
+void dp_flow_table_init(struct dp_flow_table *);
+void dp_flow_table_uninit(struct dp_flow_table *);  /* Frees remaining flows. */
+
+/* Creates a flow with 'actions' that belongs to no table, for a packet
+ * the slow path decided but that gets no megaflow (flow limit).  The
+ * caller frees it with free() once the packet is processed. */
+struct dp_flow *dp_flow_create(const struct netdev_flow_key *key,
+                               const struct netdev_flow_key *mask,
+                               uint16_t in_port,
+                               const struct dp_action *actions,
+                               uint32_t n_actions, long long now);
+
+/* Creates a flow with 'actions', adds it to 'table' and returns it.  Does
+ * not insert it into any classifier. */
+struct dp_flow *dp_flow_table_add(struct dp_flow_table *,
+                               const struct netdev_flow_key *key,
+                               const struct netdev_flow_key *mask,
+                               uint16_t in_port,
+                               const struct dp_action *actions,
+                               uint32_t n_actions, long long now);
+
+/* Marks 'flow' dead, frees its slot and frees it after an RCU grace
+ * period.  The caller has already removed it from the dpcls and must purge
+ * its caches (emc_purge_dead()) before the thread's next quiescent state. */
+void dp_flow_table_remove(struct dp_flow_table *, struct dp_flow *flow);
+
+/* Returns the live flow in slot 'index', or NULL. */
+static inline struct dp_flow *
+dp_flow_table_get(const struct dp_flow_table *t, uint32_t index)
+{
+    return index < t->n_slots ? t->flows[index] : NULL;
+}
+
+static inline void
+dp_flow_account(struct dp_flow *flow, uint32_t n_packets, uint64_t n_bytes,
+                uint16_t tcp_flags, long long now)
+{
+    __atomic_store_n(&flow->n_packets, flow->n_packets + n_packets,
+                     __ATOMIC_RELAXED);
+    __atomic_store_n(&flow->n_bytes, flow->n_bytes + n_bytes,
+                     __ATOMIC_RELAXED);
+    __atomic_store_n(&flow->used, now, __ATOMIC_RELAXED);
+    flow->tcp_flags |= tcp_flags;
+}
+
+#endif /* classifier/dp-flow.h */

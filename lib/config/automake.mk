@@ -1,0 +1,12 @@
+# lib/config: the configuration: schema, checks, diff, other_config.
+lib_libpmdswitch_a_SOURCES += \
+	lib/config/config-check.c \
+	lib/config/config-check.h \
+	lib/config/config-diff.c \
+	lib/config/config-diff.h \
+	lib/config/config-other.c \
+	lib/config/config-other.h \
+	lib/config/config.c \
+	lib/config/config.h \
+	lib/config/json-pos.c \
+	lib/config/json-pos.h

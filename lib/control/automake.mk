@@ -1,0 +1,13 @@
+# lib/control: the control plane: appctl server and commands, trace, config apply.
+lib_libpmdswitch_a_SOURCES += \
+	lib/control/appctl.h \
+	lib/control/bond-appctl.c \
+	lib/control/config-apply.c \
+	lib/control/config-apply.h \
+	lib/control/coverage-appctl.c \
+	lib/control/dp-appctl.c \
+	lib/control/ofproto-appctl.c \
+	lib/control/ofproto-trace.c \
+	lib/control/unixctl.c \
+	lib/control/unixctl.h \
+	lib/control/vlog-appctl.c

@@ -1,0 +1,1047 @@
+/*
+ * Copyright (c) 2026 The pmdswitch authors.
+ * SPDX-License-Identifier: Apache-2.0
+ *
+ * appctl server and client (see unixctl.h for the protocol).  The server
+ * is a listening Unix socket plus one non-blocking connection per client,
+ * each with its own input and output buffer and libevent read/write
+ * events, so a slow or silent client never holds up another.  Requests on
+ * one connection are run one at a time, in order; a handler may reply
+ * later, and the connection then waits for it before reading on.
+ */
+#include <autoconf.h>
+#include "control/unixctl.h"
+
+#include <errno.h>
+#include <event2/event.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+#include "base/util.h"
+
+/* Bytes read from a socket at a time. */
+#define UNIXCTL_READ_CHUNK 65536
+
+/* Command table. */
+
+struct unixctl_command {
+    char *name;                 /* Method name. */
+    char *usage;                /* Argument synopsis for list-commands. */
+    int min_args, max_args;     /* Accepted argument counts. */
+    unixctl_cb_func *cb;        /* Handler. */
+    void *aux;                  /* Passed to 'cb'. */
+};
+
+/* Control thread only. */
+static struct unixctl_command *commands;
+static size_t n_commands, allocated_commands;
+
+/* One client connection. */
+struct unixctl_conn {
+    struct unixctl_conn *prev, *next; /* In server's 'conns' list. */
+    struct unixctl_server *server; /* NULL once the server is gone. */
+    int fd;                     /* Client socket; -1 once closed. */
+    struct event *read_ev;      /* Readable 'fd'. */
+    struct event *write_ev;     /* Writable 'fd', armed while 'out' has
+                                 * unsent bytes. */
+
+    char *in;                   /* Received, not yet processed bytes. */
+    size_t in_len, in_size;     /* Used and allocated bytes of 'in'. */
+    struct unixctl_framer framer; /* Scan state over 'in'. */
+
+    char *out;                  /* Reply bytes to send. */
+    size_t out_len, out_ofs;    /* Bytes in 'out', bytes already sent. */
+
+    json_t *request_id;         /* Id of the request being run, or NULL. */
+    bool pending;               /* A handler owes a reply. */
+    bool wants_json;            /* Pending request asked for JSON. */
+    bool eof;                   /* Client sent its last byte. */
+    bool closing;               /* Run no more requests; close once 'out'
+                                 * drains and no reply is owed. */
+};
+
+struct unixctl_server {
+    struct event_base *base;    /* Control thread's event base. */
+    char *path;                 /* Socket file. */
+    int fd;                     /* Listening socket. */
+    struct event *accept_ev;    /* Readable 'fd'. */
+    struct unixctl_conn *conns; /* Connected clients. */
+};
+
+static void conn_process__(struct unixctl_conn *);
+static void conn_update__(struct unixctl_conn *);
+
+/* Returns the registered command named 'name', or NULL. */
+static const struct unixctl_command *
+command_lookup__(const char *name)
+{
+    for (size_t i = 0; i < n_commands; i++) {
+        if (!strcmp(commands[i].name, name)) {
+            return &commands[i];
+        }
+    }
+    return NULL;
+}
+
+void
+unixctl_command_register(const char *name, const char *usage,
+                         int min_args, int max_args,
+                         unixctl_cb_func *cb, void *aux)
+{
+    struct unixctl_command *c;
+
+    ovs_assert(!command_lookup__(name));
+    ovs_assert(min_args >= 0 && min_args <= max_args);
+    if (n_commands >= allocated_commands) {
+        allocated_commands = allocated_commands ? 2 * allocated_commands : 16;
+        commands = xrealloc(commands, allocated_commands * sizeof *commands);
+    }
+    c = &commands[n_commands++];
+    c->name = xstrdup(name);
+    c->usage = xstrdup(usage ? usage : "");
+    c->min_args = min_args;
+    c->max_args = max_args;
+    c->cb = cb;
+    c->aux = aux;
+}
+
+void
+unixctl_command_register_table(const struct unixctl_command_def *defs,
+                               size_t n, void *aux)
+{
+    for (size_t i = 0; i < n; i++) {
+        unixctl_command_register(defs[i].name, defs[i].usage,
+                                 defs[i].min_args, defs[i].max_args,
+                                 defs[i].cb, aux);
+    }
+}
+
+static int
+command_cmp__(const void *a_, const void *b_)
+{
+    const struct unixctl_command *const *a = a_;
+    const struct unixctl_command *const *b = b_;
+
+    return strcmp((*a)->name, (*b)->name);
+}
+
+static void
+list_commands__(struct unixctl_conn *conn, int argc OVS_UNUSED,
+                const char *argv[] OVS_UNUSED, void *aux OVS_UNUSED)
+{
+    const struct unixctl_command **sorted;
+    size_t size = 64, len = 0;
+    json_t *json;
+    char *text;
+
+    sorted = xcalloc(n_commands, sizeof *sorted);
+    for (size_t i = 0; i < n_commands; i++) {
+        sorted[i] = &commands[i];
+        size += strlen(commands[i].name) + strlen(commands[i].usage) + 32;
+    }
+    qsort(sorted, n_commands, sizeof *sorted, command_cmp__);
+
+    text = xmalloc(size);
+    json = json_array();
+    len += snprintf(text + len, size - len, "The available commands are:\n");
+    for (size_t i = 0; i < n_commands; i++) {
+        const struct unixctl_command *c = sorted[i];
+
+        if (c->usage[0]) {
+            len += snprintf(text + len, size - len, "  %-23s %s\n",
+                            c->name, c->usage);
+        } else {
+            len += snprintf(text + len, size - len, "  %s\n", c->name);
+        }
+        json_array_append_new(json, json_pack("{s:s, s:s, s:i, s:i}",
+                                              "name", c->name,
+                                              "usage", c->usage,
+                                              "min_args", c->min_args,
+                                              "max_args", c->max_args));
+    }
+    unixctl_command_reply_text_json(conn, text, json);
+    free(text);
+    free(sorted);
+}
+
+/* Registers the commands every server has. */
+static void
+register_builtins__(void)
+{
+    if (!command_lookup__("list-commands")) {
+        unixctl_command_register("list-commands", "", 0, 0,
+                                 list_commands__, NULL);
+    }
+}
+
+/* Framing. */
+
+int
+unixctl_framer_scan(struct unixctl_framer *f, const char *buf, size_t size)
+{
+    for (; f->pos < size; f->pos++) {
+        char c = buf[f->pos];
+
+        if (!f->started) {
+            if (c == ' ' || c == '\t' || c == '\r' || c == '\n') {
+                continue;
+            } else if (c != '{') {
+                return -1;
+            }
+            f->started = true;
+        }
+        if (f->in_string) {
+            if (f->escaped) {
+                f->escaped = false;
+            } else if (c == '\\') {
+                f->escaped = true;
+            } else if (c == '"') {
+                f->in_string = false;
+            }
+        } else if (c == '"') {
+            f->in_string = true;
+        } else if (c == '{' || c == '[') {
+            f->depth++;
+        } else if (c == '}' || c == ']') {
+            if (--f->depth == 0) {
+                f->pos++;
+                return 1;
+            }
+        }
+    }
+    return 0;
+}
+
+/* Sending. */
+
+/* Frees 'conn' and closes its socket. */
+static void
+conn_free__(struct unixctl_conn *conn)
+{
+    struct unixctl_server *server = conn->server;
+
+    if (server) {
+        if (conn->prev) {
+            conn->prev->next = conn->next;
+        } else {
+            server->conns = conn->next;
+        }
+        if (conn->next) {
+            conn->next->prev = conn->prev;
+        }
+    }
+    if (conn->read_ev) {
+        event_free(conn->read_ev);
+    }
+    if (conn->write_ev) {
+        event_free(conn->write_ev);
+    }
+    if (conn->fd >= 0) {
+        close(conn->fd);
+    }
+    json_decref(conn->request_id);
+    free(conn->in);
+    free(conn->out);
+    free(conn);
+}
+
+/* Drops the socket of 'conn' (client gone or server shutting down).  The
+ * struct lives on while a handler owes a reply on it. */
+static void
+conn_disconnect__(struct unixctl_conn *conn)
+{
+    if (conn->read_ev) {
+        event_free(conn->read_ev);
+        conn->read_ev = NULL;
+    }
+    if (conn->write_ev) {
+        event_free(conn->write_ev);
+        conn->write_ev = NULL;
+    }
+    if (conn->fd >= 0) {
+        close(conn->fd);
+        conn->fd = -1;
+    }
+    conn->closing = true;
+    conn->out_len = conn->out_ofs = 0;
+}
+
+/* Sends as much of 'conn''s output as the socket takes now.  Returns false
+ * if the client is gone. */
+static bool
+conn_flush__(struct unixctl_conn *conn)
+{
+    while (conn->out_ofs < conn->out_len) {
+        ssize_t n = send(conn->fd, conn->out + conn->out_ofs,
+                         conn->out_len - conn->out_ofs,
+                         MSG_NOSIGNAL | MSG_DONTWAIT);
+
+        if (n > 0) {
+            conn->out_ofs += n;
+        } else if (n < 0 && errno == EINTR) {
+            continue;
+        } else if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+            return true;
+        } else {
+            return false;
+        }
+    }
+    conn->out_len = conn->out_ofs = 0;
+    return true;
+}
+
+/* Arms or disarms 'conn''s events for its state, and frees it once it has
+ * nothing left to do.  Must be the last use of 'conn' by the caller. */
+static void
+conn_update__(struct unixctl_conn *conn)
+{
+    if (conn->fd >= 0 && !conn_flush__(conn)) {
+        conn_disconnect__(conn);
+    }
+    if (conn->closing && !conn->pending
+        && (conn->fd < 0 || conn->out_ofs >= conn->out_len)) {
+        conn_free__(conn);
+        return;
+    }
+    if (conn->fd < 0) {
+        return;
+    }
+    if (conn->out_ofs < conn->out_len) {
+        event_add(conn->write_ev, NULL);
+    } else {
+        event_del(conn->write_ev);
+    }
+    /* Read while a request may come; stop while one runs so a client
+     * cannot queue unbounded input behind a slow handler. */
+    if (!conn->closing && !conn->pending && !conn->eof) {
+        event_add(conn->read_ev, NULL);
+    } else {
+        event_del(conn->read_ev);
+    }
+}
+
+/* Queues reply 'msg' on 'conn' (taking ownership) and ends its pending
+ * request. */
+static void
+conn_send_reply__(struct unixctl_conn *conn, json_t *result, json_t *error)
+{
+    json_t *msg;
+    char *text;
+    size_t len;
+
+    msg = json_object();
+    json_object_set_new(msg, "result", result ? result : json_null());
+    json_object_set_new(msg, "error", error ? error : json_null());
+    json_object_set_new(msg, "id",
+                        conn->request_id ? conn->request_id : json_null());
+    conn->request_id = NULL;
+    conn->pending = false;
+    conn->wants_json = false;
+
+    if (conn->fd < 0) {
+        json_decref(msg);
+        return;
+    }
+    text = json_dumps(msg, JSON_COMPACT);
+    json_decref(msg);
+    if (!text) {
+        /* Only on allocation failure inside jansson. */
+        conn->closing = true;
+        return;
+    }
+    len = strlen(text);
+    conn->out = xrealloc(conn->out, conn->out_len + len);
+    memcpy(conn->out + conn->out_len, text, len);
+    conn->out_len += len;
+    free(text);
+}
+
+/* The connection whose handler is on the stack, set by conn_run__(): a
+ * reply on it lets conn_process__()'s loop go on, while a later reply has
+ * to restart processing itself. */
+static struct unixctl_conn *running_conn;
+
+static void
+conn_reply__(struct unixctl_conn *conn, json_t *result, json_t *error)
+{
+    ovs_assert(conn->pending);
+    conn_send_reply__(conn, result, error);
+    if (conn != running_conn) {
+        conn_process__(conn);
+    }
+}
+
+void
+unixctl_command_reply(struct unixctl_conn *conn, const char *text)
+{
+    json_t *result = json_string(text ? text : "");
+
+    if (conn->wants_json) {
+        /* Still valid JSON for a client that asked for it. */
+        result = json_pack("{s:s, s:o}", "reply-format", "plain",
+                           "reply", result);
+    }
+    conn_reply__(conn, result, NULL);
+}
+
+void
+unixctl_command_reply_error(struct unixctl_conn *conn, const char *text)
+{
+    conn_reply__(conn, NULL, json_string(text ? text : ""));
+}
+
+bool
+unixctl_conn_wants_json(const struct unixctl_conn *conn)
+{
+    return conn->wants_json;
+}
+
+void
+unixctl_command_reply_json(struct unixctl_conn *conn, json_t *result)
+{
+    if (!result) {
+        result = json_null();
+    }
+    if (!conn->wants_json) {
+        char *text = json_dumps(result, JSON_INDENT(2) | JSON_ENCODE_ANY);
+
+        json_decref(result);
+        result = json_string(text ? text : "");
+        free(text);
+    }
+    conn_reply__(conn, result, NULL);
+}
+
+void
+unixctl_command_reply_text_json(struct unixctl_conn *conn, const char *text,
+                                json_t *json)
+{
+    if (conn->wants_json) {
+        conn_reply__(conn, json ? json : json_null(), NULL);
+    } else {
+        json_decref(json);
+        unixctl_command_reply(conn, text);
+    }
+}
+
+/* Request handling. */
+
+/* Answers a protocol error with 'text' and closes 'conn' afterwards. */
+static void
+conn_protocol_error__(struct unixctl_conn *conn, const char *text)
+{
+    conn->pending = true;
+    conn_send_reply__(conn, NULL, json_string(text));
+    conn->closing = true;
+}
+
+char *
+unixctl_parse_request(const char *buf, size_t size,
+                      struct unixctl_request *req)
+{
+    json_t *json, *method, *params, *format;
+    json_error_t err;
+    size_t argc;
+
+    memset(req, 0, sizeof *req);
+    json = json_loadb(buf, size, 0, &err);
+    if (!json || !json_is_object(json)) {
+        json_decref(json);
+        return xasprintf("invalid JSON-RPC request: %s",
+                         json ? "not an object" : err.text);
+    }
+
+    method = json_object_get(json, "method");
+    params = json_object_get(json, "params");
+    format = json_object_get(json, "format");
+    if (!json_is_string(method) || (params && !json_is_array(params))
+        || (format && !json_is_string(format))) {
+        json_decref(json);
+        return xstrdup("invalid JSON-RPC request");
+    }
+    argc = params ? json_array_size(params) : 0;
+    for (size_t i = 0; i < argc; i++) {
+        if (!json_is_string(json_array_get(params, i))) {
+            json_decref(json);
+            return xstrdup("\"params\" must be strings");
+        }
+    }
+
+    req->json = json;
+    req->method = json_string_value(method);
+    req->argc = argc;
+    req->argv = xcalloc(argc + 1, sizeof *req->argv);
+    for (size_t i = 0; i < argc; i++) {
+        req->argv[i] = json_string_value(json_array_get(params, i));
+    }
+    req->id = json_object_get(json, "id");
+    req->wants_json = format && !strcmp(json_string_value(format), "json");
+    return NULL;
+}
+
+void
+unixctl_request_uninit(struct unixctl_request *req)
+{
+    free(req->argv);
+    json_decref(req->json);
+    memset(req, 0, sizeof *req);
+}
+
+/* Runs the parsed request 'req' received on 'conn'. */
+static void
+conn_run__(struct unixctl_conn *conn, const struct unixctl_request *req)
+{
+    const struct unixctl_command *command;
+    const char *name = req->method;
+    size_t argc = req->argc;
+    char *msg;
+
+    conn->pending = true;
+    conn->request_id = json_incref(req->id);
+    conn->wants_json = req->wants_json;
+
+    command = command_lookup__(name);
+    if (!command) {
+        msg = xasprintf("\"%s\" is not a valid command (use list-commands "
+                        "to see the commands)", name);
+    } else if (argc < (size_t) command->min_args) {
+        msg = xasprintf("\"%s\" command requires at least %d arguments",
+                        name, command->min_args);
+    } else if (argc > (size_t) command->max_args) {
+        msg = xasprintf("\"%s\" command takes at most %d arguments",
+                        name, command->max_args);
+    } else {
+        running_conn = conn;
+        command->cb(conn, argc, req->argv, command->aux);
+        running_conn = NULL;
+        return;
+    }
+    conn_send_reply__(conn, NULL, json_string(msg));
+    free(msg);
+}
+
+/* Runs every complete request buffered on 'conn', one at a time, then
+ * updates its events.  Last use of 'conn' by the caller. */
+static void
+conn_process__(struct unixctl_conn *conn)
+{
+    while (!conn->pending && !conn->closing && conn->in_len) {
+        int status = unixctl_framer_scan(&conn->framer, conn->in,
+                                        conn->in_len);
+        size_t frame_len = conn->framer.pos;
+        struct unixctl_request req;
+        char *error;
+
+        if (frame_len > UNIXCTL_MAX_REQUEST_SIZE) {
+            char *msg = xasprintf("request exceeds %d bytes",
+                                  UNIXCTL_MAX_REQUEST_SIZE);
+
+            conn_protocol_error__(conn, msg);
+            free(msg);
+            break;
+        } else if (status < 0) {
+            conn_protocol_error__(conn, "invalid JSON-RPC request: not a "
+                                  "JSON object");
+            break;
+        } else if (status == 0) {
+            break;
+        }
+
+        error = unixctl_parse_request(conn->in, frame_len, &req);
+        memmove(conn->in, conn->in + frame_len, conn->in_len - frame_len);
+        conn->in_len -= frame_len;
+        memset(&conn->framer, 0, sizeof conn->framer);
+        if (error) {
+            conn_protocol_error__(conn, error);
+            free(error);
+            break;
+        }
+        conn_run__(conn, &req);
+        unixctl_request_uninit(&req);
+    }
+    if (conn->eof && !conn->pending) {
+        conn->closing = true;
+    }
+    conn_update__(conn);
+}
+
+static void
+conn_read_cb__(evutil_socket_t fd, short what OVS_UNUSED, void *conn_)
+{
+    struct unixctl_conn *conn = conn_;
+    ssize_t n;
+
+    if (conn->in_size - conn->in_len < UNIXCTL_READ_CHUNK) {
+        conn->in_size = conn->in_len + UNIXCTL_READ_CHUNK;
+        conn->in = xrealloc(conn->in, conn->in_size);
+    }
+    n = recv(fd, conn->in + conn->in_len, conn->in_size - conn->in_len,
+             MSG_DONTWAIT);
+    if (n > 0) {
+        conn->in_len += n;
+    } else if (n == 0) {
+        /* The client may have shut down only its sending side: answer what
+         * it sent, then close. */
+        conn->eof = true;
+    } else if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) {
+        return;
+    } else {
+        conn_disconnect__(conn);
+        conn_update__(conn);
+        return;
+    }
+    conn_process__(conn);
+}
+
+static void
+conn_write_cb__(evutil_socket_t fd OVS_UNUSED, short what OVS_UNUSED,
+                void *conn_)
+{
+    conn_update__(conn_);
+}
+
+static void
+server_accept_cb__(evutil_socket_t fd, short what OVS_UNUSED, void *server_)
+{
+    struct unixctl_server *server = server_;
+    struct unixctl_conn *conn;
+    int cfd;
+
+    cfd = accept4(fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+    if (cfd < 0) {
+        /* EAGAIN, a client that gave up, or fd exhaustion: the listening
+         * event stays armed and retries. */
+        return;
+    }
+    conn = xzalloc(sizeof *conn);
+    conn->server = server;
+    conn->fd = cfd;
+    conn->read_ev = event_new(server->base, cfd, EV_READ | EV_PERSIST,
+                              conn_read_cb__, conn);
+    conn->write_ev = event_new(server->base, cfd, EV_WRITE | EV_PERSIST,
+                               conn_write_cb__, conn);
+    conn->next = server->conns;
+    if (server->conns) {
+        server->conns->prev = conn;
+    }
+    server->conns = conn;
+    if (!conn->read_ev || !conn->write_ev) {
+        conn_free__(conn);
+        return;
+    }
+    event_add(conn->read_ev, NULL);
+}
+
+/* Server setup. */
+
+/* Fills 'sun' with 'path'.  Returns 0 or ENAMETOOLONG. */
+static int
+make_sockaddr__(struct sockaddr_un *sun, const char *path)
+{
+    memset(sun, 0, sizeof *sun);
+    sun->sun_family = AF_UNIX;
+    if (strlen(path) >= sizeof sun->sun_path) {
+        return ENAMETOOLONG;
+    }
+    strcpy(sun->sun_path, path);
+    return 0;
+}
+
+/* Creates the missing directories on the way to 'path''s parent, mode
+ * 0700.  Returns 0 or an errno. */
+static int
+make_parent_dirs__(const char *path)
+{
+    char *dir = xstrdup(path);
+    char *slash = strrchr(dir, '/');
+    int error = 0;
+
+    if (slash && slash != dir) {
+        *slash = '\0';
+        for (char *p = dir + 1; ; p++) {
+            if (*p == '/' || *p == '\0') {
+                char c = *p;
+
+                *p = '\0';
+                if (mkdir(dir, 0700) && errno != EEXIST) {
+                    error = errno;
+                    break;
+                }
+                *p = c;
+                if (!c) {
+                    break;
+                }
+            }
+        }
+    }
+    free(dir);
+    return error;
+}
+
+/* Checks what is at 'path' before binding there: nothing, or a socket no
+ * server answers on (removed).  Returns NULL or an error message. */
+static char *
+clear_path__(const char *path, const struct sockaddr_un *sun)
+{
+    struct stat st;
+    int fd, error;
+
+    if (lstat(path, &st)) {
+        return errno == ENOENT ? NULL
+               : xasprintf("%s: %s", path, strerror(errno));
+    }
+    if (!S_ISSOCK(st.st_mode)) {
+        return xasprintf("%s exists and is not a socket", path);
+    }
+    fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) {
+        return xasprintf("socket: %s", strerror(errno));
+    }
+    error = connect(fd, (const struct sockaddr *) sun, sizeof *sun)
+            ? errno : 0;
+    close(fd);
+    if (!error || error == EAGAIN) {
+        /* EAGAIN: a live server with a full backlog. */
+        return xasprintf("another pmdswitchd is listening on %s", path);
+    }
+    if (unlink(path) && errno != ENOENT) {
+        return xasprintf("cannot remove stale socket %s: %s", path,
+                         strerror(errno));
+    }
+    return NULL;
+}
+
+struct unixctl_server *
+unixctl_server_create(struct event_base *base, const char *path,
+                      char **errp)
+{
+    struct unixctl_server *server;
+    struct sockaddr_un sun;
+    char *msg = NULL;
+    int fd = -1;
+    int error;
+
+    register_builtins__();
+    error = make_sockaddr__(&sun, path);
+    if (error) {
+        msg = xasprintf("%s: %s", path, strerror(error));
+        goto error;
+    }
+    error = make_parent_dirs__(path);
+    if (error) {
+        msg = xasprintf("cannot create directory for %s: %s", path,
+                        strerror(error));
+        goto error;
+    }
+    msg = clear_path__(path, &sun);
+    if (msg) {
+        goto error;
+    }
+    fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+    if (fd < 0
+        || bind(fd, (struct sockaddr *) &sun, sizeof sun)
+        || chmod(path, 0600)
+        || listen(fd, 128)) {
+        msg = xasprintf("cannot listen on %s: %s", path, strerror(errno));
+        if (fd >= 0) {
+            close(fd);
+            fd = -1;
+            unlink(path);
+        }
+        goto error;
+    }
+
+    server = xzalloc(sizeof *server);
+    server->base = base;
+    server->path = xstrdup(path);
+    server->fd = fd;
+    server->accept_ev = event_new(base, fd, EV_READ | EV_PERSIST,
+                                  server_accept_cb__, server);
+    if (!server->accept_ev || event_add(server->accept_ev, NULL)) {
+        msg = xasprintf("cannot listen on %s: event setup failed", path);
+        unixctl_server_destroy(server);
+        goto error_nofd;
+    }
+    if (errp) {
+        *errp = NULL;
+    }
+    return server;
+
+error:
+    if (fd >= 0) {
+        close(fd);
+    }
+error_nofd:
+    if (errp) {
+        *errp = msg;
+    } else {
+        free(msg);
+    }
+    return NULL;
+}
+
+void
+unixctl_server_destroy(struct unixctl_server *server)
+{
+    if (!server) {
+        return;
+    }
+    while (server->conns) {
+        struct unixctl_conn *conn = server->conns;
+
+        server->conns = conn->next;
+        conn->server = NULL;
+        conn->prev = conn->next = NULL;
+        if (conn->pending) {
+            /* A deferred reply will land on a closed connection and free
+             * it then. */
+            conn_disconnect__(conn);
+        } else {
+            conn_free__(conn);
+        }
+    }
+    if (server->accept_ev) {
+        event_free(server->accept_ev);
+    }
+    close(server->fd);
+    unlink(server->path);
+    free(server->path);
+    free(server);
+}
+
+/* Client. */
+
+/* Returns milliseconds left until 'deadline' (time_msec() units), -1 for
+ * no deadline, 0 once it has passed. */
+static int
+ms_left__(long long deadline)
+{
+    long long left;
+
+    if (deadline < 0) {
+        return -1;
+    }
+    left = deadline - time_msec();
+    return left <= 0 ? 0 : left > INT32_MAX ? INT32_MAX : (int) left;
+}
+
+/* Waits until 'fd' is ready for 'events' or 'deadline' passes.  Returns 0,
+ * ETIMEDOUT or an errno. */
+static int
+wait_fd__(int fd, short events, long long deadline)
+{
+    for (;;) {
+        struct pollfd pfd = { .fd = fd, .events = events };
+        int n = poll(&pfd, 1, ms_left__(deadline));
+
+        if (n > 0) {
+            return 0;
+        } else if (n == 0) {
+            return ETIMEDOUT;
+        } else if (errno != EINTR) {
+            return errno;
+        }
+    }
+}
+
+/* Connects 'fd' to 'sun'.  Returns 0 or an errno. */
+static int
+client_connect__(int fd, const struct sockaddr_un *sun, long long deadline)
+{
+    socklen_t len = sizeof(int);
+    int error;
+
+    if (!connect(fd, (const struct sockaddr *) sun, sizeof *sun)) {
+        return 0;
+    }
+    /* A full backlog makes a non-blocking AF_UNIX connect fail with
+     * EAGAIN: retry until the deadline. */
+    while (errno == EAGAIN) {
+        struct timespec ts = { 0, 10 * 1000 * 1000 };
+
+        if (!ms_left__(deadline)) {
+            return ETIMEDOUT;
+        }
+        nanosleep(&ts, NULL);
+        if (!connect(fd, (const struct sockaddr *) sun, sizeof *sun)) {
+            return 0;
+        }
+    }
+    if (errno != EINPROGRESS) {
+        return errno;
+    }
+    error = wait_fd__(fd, POLLOUT, deadline);
+    if (!error && getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &len)) {
+        error = errno;
+    }
+    return error;
+}
+
+/* Builds the request text for 'method' and 'argv'. */
+static char *
+client_request__(const char *method, int argc, const char *argv[], bool json)
+{
+    json_t *req = json_object();
+    json_t *params = json_array();
+    char *text;
+
+    for (int i = 0; i < argc; i++) {
+        json_array_append_new(params, json_string(argv[i]));
+    }
+    json_object_set_new(req, "method", json_string(method));
+    json_object_set_new(req, "params", params);
+    json_object_set_new(req, "id", json_integer(0));
+    if (json) {
+        json_object_set_new(req, "format", json_string("json"));
+    }
+    text = json_dumps(req, JSON_COMPACT);
+    json_decref(req);
+    return text;
+}
+
+/* Sends 'len' bytes of 'text' on 'fd'.  Returns 0 or an errno. */
+static int
+client_send__(int fd, const char *text, size_t len, long long deadline)
+{
+    size_t ofs = 0;
+
+    while (ofs < len) {
+        ssize_t n = send(fd, text + ofs, len - ofs, MSG_NOSIGNAL);
+
+        if (n > 0) {
+            ofs += n;
+        } else if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+            int error = wait_fd__(fd, POLLOUT, deadline);
+
+            if (error) {
+                return error;
+            }
+        } else if (n < 0 && errno != EINTR) {
+            return errno;
+        }
+    }
+    return 0;
+}
+
+/* Reads one reply object from 'fd' into '*replyp'.  Returns 0 or an
+ * errno. */
+static int
+client_recv__(int fd, long long deadline, json_t **replyp)
+{
+    struct unixctl_framer framer = { 0 };
+    size_t len = 0, size = 0;
+    char *buf = NULL;
+    int error = 0;
+
+    *replyp = NULL;
+    for (;;) {
+        int status;
+        ssize_t n;
+
+        if (size - len < 4096) {
+            size = size ? 2 * size : 8192;
+            buf = xrealloc(buf, size);
+        }
+        n = recv(fd, buf + len, size - len, 0);
+        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+            error = wait_fd__(fd, POLLIN, deadline);
+            if (error) {
+                break;
+            }
+            continue;
+        } else if (n < 0 && errno == EINTR) {
+            continue;
+        } else if (n < 0) {
+            error = errno;
+            break;
+        } else if (n == 0) {
+            error = EPROTO;
+            break;
+        }
+        len += n;
+        status = unixctl_framer_scan(&framer, buf, len);
+        if (status < 0) {
+            error = EPROTO;
+            break;
+        } else if (status > 0) {
+            *replyp = json_loadb(buf, framer.pos, 0, NULL);
+            error = *replyp ? 0 : EPROTO;
+            break;
+        }
+    }
+    free(buf);
+    return error;
+}
+
+/* Extracts the result or error of 'reply'.  Returns 0 or EPROTO. */
+static int
+client_parse_reply__(const json_t *reply, char **result, char **error)
+{
+    json_t *res = json_object_get(reply, "result");
+    json_t *err = json_object_get(reply, "error");
+
+    if (!json_is_object(reply)) {
+        return EPROTO;
+    }
+    if (err && !json_is_null(err)) {
+        *error = json_is_string(err) ? xstrdup(json_string_value(err))
+                                     : json_dumps(err, JSON_ENCODE_ANY);
+    } else if (!res) {
+        return EPROTO;
+    } else if (json_is_string(res)) {
+        *result = xstrdup(json_string_value(res));
+    } else {
+        *result = json_dumps(res, JSON_INDENT(2) | JSON_ENCODE_ANY);
+    }
+    return *result || *error ? 0 : EPROTO;
+}
+
+int
+unixctl_client_transact(const char *path, const char *method,
+                        int argc, const char *argv[], bool json,
+                        int timeout_s, char **result, char **error)
+{
+    long long deadline = timeout_s > 0 ? time_msec() + timeout_s * 1000LL
+                                       : -1;
+    struct sockaddr_un sun;
+    json_t *reply = NULL;
+    char *request;
+    int fd, err;
+
+    *result = *error = NULL;
+    err = make_sockaddr__(&sun, path);
+    if (err) {
+        return err;
+    }
+    fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+    if (fd < 0) {
+        return errno;
+    }
+    request = client_request__(method, argc, argv, json);
+    err = client_connect__(fd, &sun, deadline);
+    if (!err) {
+        err = client_send__(fd, request, strlen(request), deadline);
+    }
+    if (!err) {
+        err = client_recv__(fd, deadline, &reply);
+    }
+    if (!err) {
+        err = client_parse_reply__(reply, result, error);
+    }
+    if (err) {
+        free(*result);
+        free(*error);
+        *result = *error = NULL;
+    }
+    json_decref(reply);
+    free(request);
+    close(fd);
+    return err;
+}

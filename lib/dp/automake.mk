@@ -1,0 +1,15 @@
+# lib/dp: the datapath: ports, PMD threads, the pipeline, action execution.
+lib_libpmdswitch_a_SOURCES += \
+	lib/dp/dp-actions-execute.c \
+	lib/dp/dp-actions-execute.h \
+	lib/dp/dp-link.c \
+	lib/dp/dp-port.c \
+	lib/dp/dp-private.h \
+	lib/dp/dp.c \
+	lib/dp/dp.h \
+	lib/dp/pipeline.c \
+	lib/dp/pipeline.h \
+	lib/dp/pmd-perf.c \
+	lib/dp/pmd-perf.h \
+	lib/dp/pmd.c \
+	lib/dp/pmd.h

@@ -1,0 +1,583 @@
+/*
+ * Copyright (c) 2026 The pmdswitch authors.
+ * SPDX-License-Identifier: Apache-2.0
+ *
+ * A datapath's ports: opening one (creating its veth pair, making the
+ * interface promiscuous), attaching it, replacing it by another netdev on
+ * the same interface, removing it.  What PMDs read of a port never
+ * changes once published; a port that gets another netdev is a new
+ * struct (see dp.h).  Control thread only.
+ *
+ * A bond port opens each member interface as a port of its own, attaches
+ * them after the bond and removes them before it; the bond module picks
+ * the member for each packet, and the link state of the members (from
+ * dp-link.c) enables and disables them.
+ */
+#include <autoconf.h>
+#include "dp/dp.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ofproto/bond.h"
+#include "config/config.h"
+#include "dp/dp-private.h"
+#include "netdev/netdev.h"
+#include "netdev/netlink-link.h"
+#include "dp/pmd.h"
+#include "base/rcu.h"
+#include "ofproto/upcall.h"
+#include "base/util.h"
+#include "base/vlog.h"
+
+VLOG_DEFINE_THIS_MODULE(dp_port);
+
+/* The provider "use-tpacket-v3" selects in this build. */
+static const char *
+dp_port_type(const struct config_other *other)
+{
+    return other->use_tpacket_v3 && netdev_type_exists("tpacket")
+           ? "tpacket" : "mmsg";
+}
+
+struct dp_port *
+dp_port_lookup(const struct dp *dp, const char *name)
+{
+    /* Bond members are named after their interfaces, which
+     * dp_check_config() keeps apart from the names of ports. */
+    for (int i = 0; i < DP_MAX_PORTS; i++) {
+        if (dp->ports[i] && !strcmp(dp->ports[i]->name, name)) {
+            return dp->ports[i];
+        }
+    }
+    return NULL;
+}
+
+struct dp_port *
+dp_bond_lookup(const struct dp *dp, const char *name)
+{
+    struct dp_port *port = dp_port_lookup(dp, name);
+
+    return port && port->bond ? port : NULL;
+}
+
+const char *
+dp_port_state_to_string(enum dp_port_state state)
+{
+    switch (state) {
+    case DP_PORT_UP:
+        return "up";
+    case DP_PORT_DOWN:
+        return "down";
+    case DP_PORT_MISSING:
+        return "missing";
+    }
+    return "?";
+}
+
+/* A port with the settings of 'tmpl' (or, if NULL, empty) and no netdev:
+ * state "missing", not attached. */
+struct dp_port *
+dp_port_new(const struct dp_port *tmpl)
+{
+    struct dp_port *port = xzalloc(sizeof *port);
+
+    port->state = DP_PORT_MISSING;
+    port->bond_port_no = DP_PORT_NONE;
+    if (tmpl) {
+        port->port_no = tmpl->port_no;
+        port->name = xstrdup(tmpl->name);
+        port->ifname = xstrdup(tmpl->ifname);
+        port->tap = tmpl->tap;
+        port->afxdp = tmpl->afxdp;
+        port->xdp_generic = tmpl->xdp_generic;
+        port->n_rxq = tmpl->n_rxq;
+        port->create = tmpl->create;
+        port->created = tmpl->created;
+        port->made_promisc = tmpl->made_promisc;
+        port->n_down = tmpl->n_down;
+        port->vlan = tmpl->vlan;
+        port->stats_base = tmpl->stats_base;
+        port->bond_port_no = tmpl->bond_port_no;
+    }
+    return port;
+}
+
+/* The provider for 'port' under 'other': taps and afxdp ports have their
+ * own whatever "use-tpacket-v3" says. */
+const char *
+dp_port_provider(const struct dp_port *port, const struct config_other *other)
+{
+    if (port->afxdp) {
+        return port->xdp_generic ? "afxdp-generic" : "afxdp";
+    }
+    return port->tap ? "tap" : dp_port_type(other);
+}
+
+/* Whether the kernel says 'ifname' is up (admin and carrier); a link we
+ * cannot ask about counts as up, so that it is polled. */
+static bool
+dp_link_is_up(const char *ifname)
+{
+    struct netlink_link_info info;
+
+    return (netlink_link_get(ifname, &info)
+            || (info.admin_up && info.oper_up));
+}
+
+/* A switch port must see frames for every MAC: a physical NIC filters
+ * the others out unless it is promiscuous (a veth passes them anyway). */
+static void
+dp_port_set_promisc(struct dp_port *port)
+{
+    struct netlink_link_info info;
+
+    if (!netlink_link_get(port->ifname, &info) && !info.promisc
+        && !netlink_link_set_promisc(port->ifname, true)) {
+        port->made_promisc = true;
+    }
+}
+
+/* Undoes dp_port_set_promisc() on a port that goes away. */
+static void
+dp_port_clear_promisc(const struct dp_port *port)
+{
+    if (port->made_promisc && port->netdev) {
+        netlink_link_set_promisc(port->ifname, false);
+    }
+}
+
+/* Opens a netdev of provider 'type' for 'port' (not published yet) and
+ * its rx queues.  'replaces' says a port of the dp has the interface open
+ * and goes once this one is attached.  Returns 0, or an errno with a
+ * message in '*errp'. */
+int
+dp_port_open_netdev(struct dp *dp, struct dp_port *port, const char *type,
+                    bool create, bool replaces, char **errp)
+{
+    struct netdev_options opts = { .n_rxq = port->n_rxq,
+                                   .n_txq = dp->n_cpus,
+                                   .create = create,
+                                   .replaces = replaces };
+    char *error = NULL;
+    int err;
+
+    err = netdev_open(port->ifname, type, &opts, &port->netdev, &error);
+    if (err) {
+        *errp = xasprintf("port %s: %s", port->name,
+                          error ? error : strerror(err));
+        free(error);
+        return err;
+    }
+    port->ifindex = netdev_get_ifindex(port->netdev);
+    port->n_rxqs = netdev_n_rxq(port->netdev);
+    port->rxqs = xcalloc(port->n_rxqs, sizeof *port->rxqs);
+    for (int q = 0; q < port->n_rxqs; q++) {
+        port->rxqs[q] = xzalloc(sizeof *port->rxqs[q]);
+        port->rxqs[q]->rxq = netdev_get_rxq(port->netdev, q);
+        port->rxqs[q]->qid = q;
+        port->rxqs[q]->port_no = port->port_no;
+    }
+    if (!port->tap) {
+        dp_port_set_promisc(port);
+    }
+    /* A tap is up while its descriptors work (see dp-link.c). */
+    port->state = (port->tap || dp_link_is_up(port->ifname)
+                   ? DP_PORT_UP : DP_PORT_DOWN);
+    return 0;
+}
+
+/* Creates the veth pair of system port 'cp' with "create", unless its
+ * interface exists.  Sets '*created' if it made it. */
+static char *
+dp_port_create_veth(const struct config_port *cp, bool *created)
+{
+    char *peer = config_port_peer(cp);
+    char *error = NULL;
+    int err;
+
+    *created = false;
+    err = netlink_link_create_veth(cp->interface, peer);
+    if (!err) {
+        *created = true;
+        netlink_link_set_up(peer, true);
+        VLOG_INFO("port %s: created veth pair %s <-> %s", cp->name,
+                  cp->interface, peer);
+    } else if (err != EEXIST) {
+        char *why = netlink_link_strerror(cp->interface, err);
+
+        error = xasprintf("port %s: cannot create veth pair %s <-> %s: %s",
+                          cp->name, cp->interface, peer, why);
+        free(why);
+    }
+    free(peer);
+    return error;
+}
+
+/* Opens bond 'cp' and each of its members (not attached). */
+static struct dp_port *
+dp_port_open_bond(struct dp *dp, const struct config_port *cp,
+                  const struct config_other *other, char **errp)
+{
+    struct dp_port *port = dp_port_new(NULL);
+    enum bond_mode mode = BOND_MODE_ACTIVE_BACKUP;
+    long long now = time_msec();
+
+    port->name = xstrdup(cp->name);
+    port->ifname = xstrdup("");
+    port->state = DP_PORT_UP;
+    ofproto_port_settings_init(&port->vlan,
+                               config_vlan_mode_to_string(cp->vlan_mode),
+                               cp->tag, cp->trunks, cp->n_trunks);
+    if (cp->bond_mode) {
+        bond_mode_from_string(cp->bond_mode, &mode);
+    }
+    port->bond = bond_create(cp->name, mode, now);
+    bond_set_rebalance_interval(port->bond,
+                                cp->bond_rebalance_interval >= 0
+                                ? cp->bond_rebalance_interval
+                                : BOND_REBALANCE_INTERVAL_DEFAULT, now);
+    port->members = xcalloc(cp->n_members + 1, sizeof *port->members);
+    for (size_t i = 0; i < cp->n_members; i++) {
+        struct config_port member = {
+            .name = cp->members[i],
+            .interface = cp->members[i],
+            .type = CONFIG_PORT_SYSTEM,
+            .vlan_mode = CONFIG_VLAN_TRUNK,
+            .n_rxq = cp->n_rxq,
+        };
+        struct dp_port *m = dp_port_open(dp, &member, other, errp);
+
+        if (!m) {
+            char *why = *errp;
+
+            *errp = xasprintf("bond %s: %s", cp->name, why);
+            free(why);
+            dp_port_close(port);
+            return NULL;
+        }
+        port->members[port->n_members++] = m;
+    }
+    return port;
+}
+
+struct dp_port *
+dp_port_open(struct dp *dp, const struct config_port *cp,
+             const struct config_other *other, char **errp)
+{
+    struct dp_port *port;
+    bool replaces = false;
+
+    if (cp->type == CONFIG_PORT_BOND) {
+        return dp_port_open_bond(dp, cp, other, errp);
+    }
+    port = dp_port_new(NULL);
+    port->name = xstrdup(cp->name);
+    port->ifname = xstrdup(cp->interface);
+    port->tap = cp->type == CONFIG_PORT_TAP;
+    port->afxdp = cp->type == CONFIG_PORT_AFXDP;
+    port->xdp_generic = (port->afxdp && cp->xdp_mode
+                         && !strcmp(cp->xdp_mode, "generic"));
+    port->n_rxq = cp->n_rxq ? cp->n_rxq : 1;
+    port->create = cp->create;
+    /* dp_check_config() has made sure that the settings are valid. */
+    ofproto_port_settings_init(&port->vlan,
+                               config_vlan_mode_to_string(cp->vlan_mode),
+                               cp->tag, cp->trunks, cp->n_trunks);
+    if (cp->create && !port->tap) {
+        *errp = dp_port_create_veth(cp, &port->created);
+        if (*errp) {
+            dp_port_close(port);
+            return NULL;
+        }
+    }
+    if (port->created) {
+        netlink_link_set_up(cp->interface, true);
+    }
+    /* A valid config names each interface once, so a port that has it
+     * open now is one the new config removes or changes. */
+    for (int i = 0; i < DP_MAX_PORTS; i++) {
+        replaces |= dp->ports[i] && !strcmp(dp->ports[i]->ifname,
+                                            cp->interface);
+    }
+    if (dp_port_open_netdev(dp, port, dp_port_provider(port, other),
+                            cp->create, replaces, errp)) {
+        if (port->created) {
+            netlink_link_delete(port->ifname);
+        }
+        dp_port_close(port);
+        return NULL;
+    }
+    return port;
+}
+
+void
+dp_port_close(struct dp_port *port)
+{
+    if (port) {
+        for (size_t i = 0; i < port->n_members; i++) {
+            dp_port_close(port->members[i]);
+        }
+        free(port->members);
+        bond_destroy(port->bond);
+        netdev_close(port->netdev);
+        for (int q = 0; q < port->n_rxqs; q++) {
+            free(port->rxqs[q]);
+        }
+        free(port->rxqs);
+        free(port->ifname);
+        free(port->name);
+        free(port);
+    }
+}
+
+static void
+dp_port_set_number(struct dp_port *port, uint16_t port_no)
+{
+    port->port_no = port_no;
+    for (int q = 0; q < port->n_rxqs; q++) {
+        port->rxqs[q]->port_no = port_no;
+    }
+}
+
+/* Gives 'port''s rx queues to PMDs if it is up, else to none. */
+void
+dp_port_poll(struct dp *dp, struct dp_port *port)
+{
+    if (port->state == DP_PORT_UP) {
+        dp_place_port_rxqs(dp, port);
+    } else {
+        struct pmd **none = xcalloc(port->n_rxqs + 1, sizeof *none);
+
+        dp_move_rxqs(dp, port->rxqs, port->n_rxqs, none);
+        free(none);
+    }
+}
+
+/* Publishes the members of bond 'port', just attached, and adds them to
+ * its bond.  A member that finds no free port number is left out. */
+static void
+dp_port_attach_members(struct dp *dp, struct dp_port *port)
+{
+    struct dp_port **members = port->members;
+    size_t n = port->n_members;
+
+    port->members = NULL;
+    port->n_members = 0;
+    ofproto_port_set_bond(dp->ofproto, port->port_no,
+                          bond_get_mode(port->bond), BOND_PORT_NONE);
+    for (size_t i = 0; i < n; i++) {
+        struct dp_port *m = members[i];
+        bool up = m->state == DP_PORT_UP;
+        struct netlink_link_info info;
+        char *name = xstrdup(m->name);
+
+        m->bond_port_no = port->port_no;
+        if (dp_port_attach(dp, m)) {
+            VLOG_ERR("bond %s: member %s left out", port->name, name);
+        } else {
+            bond_member_add(port->bond, m->port_no, m->name, up);
+            if (!netlink_link_get(m->ifname, &info)) {
+                bond_member_set_mac(port->bond, m->port_no, info.mac);
+            }
+        }
+        free(name);
+    }
+    free(members);
+    dp_bond_sync(dp, port);
+}
+
+int
+dp_port_attach(struct dp *dp, struct dp_port *port)
+{
+    int port_no = -1;
+
+    for (int i = 0; i < DP_MAX_PORTS && port_no < 0; i++) {
+        int slot = (dp->next_port_no + i) % DP_MAX_PORTS;
+
+        if (!dp->ports[slot]) {
+            port_no = slot;
+        }
+    }
+    if (port_no < 0) {
+        VLOG_ERR("port %s: the port table is full", port->name);
+        dp_port_close(port);
+        return ENOSPC;
+    }
+    dp->next_port_no = (port_no + 1) % DP_MAX_PORTS;
+    dp_port_set_number(port, port_no);
+    rcu_publish(dp->ports[port_no], port);
+    dp->n_ports++;
+    if (port->bond) {
+        ofproto_port_add(dp->ofproto, port_no, port->name, &port->vlan);
+        VLOG_INFO("port %s: bond, %s, port number %d", port->name,
+                  bond_mode_to_string(bond_get_mode(port->bond)), port_no);
+        dp_port_attach_members(dp, port);
+        return 0;
+    }
+    if (port->bond_port_no != DP_PORT_NONE) {
+        ofproto_member_add(dp->ofproto, port_no, port->name,
+                           port->bond_port_no);
+    } else {
+        ofproto_port_add(dp->ofproto, port_no, port->name, &port->vlan);
+    }
+    dp_port_poll(dp, port);
+    VLOG_INFO("port %s: interface %s, port number %d, %s provider, link "
+              "%s%s%s", port->name, port->ifname, port_no,
+              netdev_get_type(port->netdev),
+              dp_port_state_to_string(port->state),
+              port->bond_port_no != DP_PORT_NONE ? ", member of bond " : "",
+              port->bond_port_no != DP_PORT_NONE
+              ? dp->ports[port->bond_port_no]->name : "");
+    return 0;
+}
+
+/* Two grace periods after a slow-path change every PMD has revalidated its
+ * flows (pmd_main() checks the generation on every iteration): no flow
+ * outputs to a removed port any more. */
+static void
+dp_wait_revalidation(void)
+{
+    rcu_synchronize();
+    rcu_synchronize();
+}
+
+void
+dp_port_remove(struct dp *dp, struct dp_port *port)
+{
+    struct pmd **none;
+
+    if (port->bond) {
+        /* Members first: no flow or bucket may name a freed number. */
+        for (int i = 0; i < DP_MAX_PORTS; i++) {
+            struct dp_port *m = dp->ports[i];
+
+            if (m && m->bond_port_no == port->port_no) {
+                bond_member_remove(port->bond, m->port_no);
+                dp_port_remove(dp, m);
+            }
+        }
+    }
+    none = xcalloc(port->n_rxqs + 1, sizeof *none);
+    dp_move_rxqs(dp, port->rxqs, port->n_rxqs, none);
+    free(none);
+    rcu_publish(dp->ports[port->port_no], NULL);
+    dp->n_ports--;
+    ofproto_port_del(dp->ofproto, port->port_no);
+    dp_wait_revalidation();
+    VLOG_INFO("port %s: removed", port->name);
+    dp_port_destroy(port);
+}
+
+void
+dp_port_destroy(struct dp_port *port)
+{
+    dp_port_clear_promisc(port);
+    if (port->created) {
+        /* Like a tap, a veth pair made for the switch goes with it. */
+        netdev_close(port->netdev);
+        port->netdev = NULL;
+        netlink_link_delete(port->ifname);
+        VLOG_INFO("port %s: deleted the veth pair it created", port->name);
+    }
+    dp_port_close(port);
+}
+
+void
+dp_port_get_stats(const struct dp_port *port, struct netdev_stats *s)
+{
+    const uint64_t *base = (const uint64_t *) &port->stats_base;
+    uint64_t *sum = (uint64_t *) s;
+
+    BUILD_ASSERT(sizeof *s % sizeof(uint64_t) == 0);
+    memset(s, 0, sizeof *s);
+    if (port->netdev) {
+        netdev_get_stats(port->netdev, s);
+    }
+    for (size_t i = 0; i < sizeof *s / sizeof(uint64_t); i++) {
+        sum[i] += base[i];
+    }
+}
+
+/* Bonds. */
+
+void
+dp_bond_sync(struct dp *dp, struct dp_port *port)
+{
+    ofproto_port_set_bond(dp->ofproto, port->port_no,
+                          bond_get_mode(port->bond),
+                          bond_get_active_member(port->bond));
+}
+
+void
+dp_bond_member_set_enabled(struct dp *dp, const struct dp_port *member,
+                           bool up)
+{
+    struct dp_port *port;
+
+    if (member->bond_port_no == DP_PORT_NONE) {
+        return;
+    }
+    port = dp->ports[member->bond_port_no];
+    if (port && port->bond) {
+        /* bond.c logs the change. */
+        bond_member_set_enabled(port->bond, member->port_no, up);
+        dp_bond_sync(dp, port);
+    }
+}
+
+void
+dp_bond_run(struct dp *dp, long long now)
+{
+    for (int i = 0; i < DP_MAX_PORTS; i++) {
+        struct dp_port *port = dp->ports[i];
+
+        if (port && port->bond && now >= bond_next_rebalance(port->bond)) {
+            int n = bond_rebalance(port->bond, now);
+
+            if (n) {
+                VLOG_INFO("bond %s: rebalanced, %d hash buckets moved",
+                          port->name, n);
+            }
+        }
+    }
+}
+
+/* Publishes 'new' (from dp_port_new() or with a netdev of its own, not
+ * attached) in place of 'old', which is closed: same number, counters
+ * carried over.  If 'new' is up, its rx queues go to the PMDs that polled
+ * the old ones with the same id, or are placed afresh. */
+void
+dp_port_replace(struct dp *dp, struct dp_port *old, struct dp_port *new)
+{
+    int n = old->n_rxqs + new->n_rxqs;
+    struct pmd_rxq **rxqs = xcalloc(n + 1, sizeof *rxqs);
+    struct pmd **next = xcalloc(n + 1, sizeof *next);
+    uint64_t load[DP_MAX_PMDS] = { 0 };
+    int n_queues[DP_MAX_PMDS] = { 0 };
+
+    dp_port_set_number(new, old->port_no);
+    for (int q = 0; q < old->n_rxqs; q++) {
+        rxqs[q] = old->rxqs[q];
+    }
+    if (new->state == DP_PORT_UP) {
+        dp_assign(dp, new->rxqs, new->n_rxqs, next + old->n_rxqs, load,
+                  n_queues);
+    }
+    for (int q = 0; q < new->n_rxqs; q++) {
+        rxqs[old->n_rxqs + q] = new->rxqs[q];
+        if (new->state == DP_PORT_UP && q < old->n_rxqs
+            && old->rxqs[q]->pmd) {
+            next[old->n_rxqs + q] = old->rxqs[q]->pmd;
+        }
+    }
+    dp_move_rxqs(dp, rxqs, n, next);
+    rcu_publish(dp->ports[old->port_no], new);
+    rcu_synchronize();
+    dp_port_get_stats(old, &new->stats_base);
+    dp_port_close(old);
+    free(next);
+    free(rxqs);
+}
+

@@ -1,0 +1,831 @@
+/*
+ * Copyright (c) 2026 The pmdswitch authors.
+ * SPDX-License-Identifier: Apache-2.0
+ *
+ * Building, changing and tearing down the datapath.  Everything here runs
+ * on the control thread; what PMDs read is published with RCU (see dp.h).
+ */
+#include <autoconf.h>
+#include "dp/dp.h"
+#include "dp/dp-private.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ofproto/bond.h"
+#include "config/config.h"
+#include "config/config-check.h"
+#include "ofproto/mac-learning.h"
+#include "netdev/netdev.h"
+#include "ofproto/ofproto-rules.h"
+#include "dp/pmd.h"
+#include "dp/pmd-perf.h"
+#include "base/rcu.h"
+#include "ofproto/upcall.h"
+#include "base/util.h"
+#include "base/vlog.h"
+
+VLOG_DEFINE_THIS_MODULE(dp);
+
+/* Fills 'cores' with the PMD cores of 'other': pmd-cpu-mask's, or the
+ * highest-numbered online core when it is unset.  Returns how many, or 0
+ * with '*errp'. */
+static int
+dp_pmd_cores(const struct config_other *other, int n_cpus, int cores[],
+             char **errp)
+{
+    int n = 0;
+
+    if (!other->set[CONFIG_OTHER_PMD_CPU_MASK] || !other->pmd_cpu_mask[0]) {
+        cores[0] = n_cpus - 1;
+        return 1;
+    }
+    for (int cpu = 0; cpu < CPU_SETSIZE; cpu++) {
+        if (!CPU_ISSET(cpu, &other->pmd_cpus)) {
+            continue;
+        }
+        if (cpu >= n_cpus) {
+            *errp = xasprintf("pmd-cpu-mask %s names core %d, but this "
+                              "machine has cores 0 to %d",
+                              other->pmd_cpu_mask, cpu, n_cpus - 1);
+            return 0;
+        }
+        if (n >= DP_MAX_PMDS) {
+            *errp = xasprintf("pmd-cpu-mask %s names more than %d cores",
+                              other->pmd_cpu_mask, DP_MAX_PMDS);
+            return 0;
+        }
+        cores[n++] = cpu;
+    }
+    if (!n) {
+        *errp = xasprintf("pmd-cpu-mask %s names no core",
+                          other->pmd_cpu_mask);
+    }
+    return n;
+}
+
+/* Fills 's' with the VLAN settings of config port 'cp'.  Returns 0 or
+ * EINVAL (see ofproto_port_settings_init()). */
+static int
+dp_port_vlan_settings(const struct config_port *cp,
+                      struct ofproto_port_settings *s)
+{
+    return ofproto_port_settings_init(s,
+                                      config_vlan_mode_to_string(
+                                          cp->vlan_mode),
+                                      cp->tag, cp->trunks, cp->n_trunks);
+}
+
+char *
+dp_check_config(const struct pmd_config *cfg)
+{
+    const struct config_bridge *br;
+    size_t n_ports;
+    char *error;
+
+    if (cfg->n_bridges != 1) {
+        return xasprintf("exactly one bridge is supported, the config has "
+                         "%zu", cfg->n_bridges);
+    }
+    br = &cfg->bridges[0];
+    /* Each bond member is a datapath port of its own. */
+    n_ports = br->n_ports;
+    for (size_t i = 0; i < br->n_ports; i++) {
+        n_ports += br->ports[i].n_members;
+    }
+    if (n_ports > DP_MAX_PORTS) {
+        return xasprintf("bridge %s: at most %d ports are supported, "
+                         "counting each bond member", br->name,
+                         DP_MAX_PORTS);
+    }
+    for (size_t i = 0; i < br->n_ports; i++) {
+        const struct config_port *p = &br->ports[i];
+        struct ofproto_port_settings s;
+
+        /* A member's datapath port is named after its interface. */
+        for (size_t j = 0; j < p->n_members; j++) {
+            if (config_bridge_find_port(br, p->members[j])) {
+                return xasprintf("port %s: member interface %s has the "
+                                 "name of a port; rename that port",
+                                 p->name, p->members[j]);
+            }
+        }
+        /* config.c has checked these; this keeps a hand-built config from
+         * getting a port that silently carries no VLAN. */
+        if (dp_port_vlan_settings(p, &s)) {
+            return xasprintf("port %s: inconsistent VLAN settings "
+                             "(\"vlan_mode\": \"%s\", \"tag\": %d, "
+                             "%zu \"trunks\")", p->name,
+                             config_vlan_mode_to_string(p->vlan_mode),
+                             p->tag, p->n_trunks);
+        }
+    }
+    /* The caller that knows the file name checks first, for a better
+     * message; this catches the others. */
+    error = config_check_rules(cfg, NULL);
+    return error;
+}
+
+/* Resolves port 'name' of 'dp_' for rule parsing. */
+static bool
+dp_rule_port_lookup(const char *name, uint16_t *port_no, void *dp_)
+{
+    const struct dp_port *port = dp_port_lookup(dp_, name);
+
+    if (!port) {
+        return false;
+    }
+    *port_no = port->port_no;
+    return true;
+}
+
+char *
+dp_set_rules(struct dp *dp, const struct config_bridge *br)
+{
+    struct ofproto_rule **rules = xcalloc(br->n_rules + 1, sizeof *rules);
+    long long now = time_msec();
+
+    for (size_t i = 0; i < br->n_rules; i++) {
+        const struct config_rule *r = &br->rules[i];
+        char *error = ofproto_rule_create(r->priority, r->cookie, r->match,
+                                          r->actions, dp_rule_port_lookup,
+                                          dp, &rules[i]);
+
+        if (error) {
+            char *msg = xasprintf("%d:%d: rule %s", r->line, r->column,
+                                  error);
+
+            free(error);
+            for (size_t j = 0; j < i; j++) {
+                ofproto_rule_destroy(rules[j]);
+            }
+            free(rules);
+            return msg;
+        }
+        rules[i]->created = now;
+    }
+    ofproto_set_rules(dp->ofproto, rules, br->n_rules);
+    free(rules);
+    return NULL;
+}
+
+/* Rx queue assignment. */
+
+/* Busy cycles 'q' used over the kept intervals. */
+static uint64_t
+dp_rxq_load(const struct pmd_rxq *q)
+{
+    uint64_t sum = 0;
+
+    for (int i = 0; i < PMD_RXQ_N_INTERVALS; i++) {
+        sum += q->intervals[i];
+    }
+    return sum;
+}
+
+/* Iterates 'Q' over every rx queue of every port of 'DP', with 'PORT' the
+ * queue's port. */
+#define DP_FOR_EACH_RXQ(Q, PORT, DP)                                      \
+    for (int p__ = 0; p__ < DP_MAX_PORTS; p__++)                          \
+        if (((PORT) = (DP)->ports[p__]) != NULL)                          \
+            for (int q__ = 0; q__ < (PORT)->n_rxqs                        \
+                              && ((Q) = (PORT)->rxqs[q__], true); q__++)
+
+/* The index of the PMD with the least 'load' (then the fewest queues,
+ * then the lowest core; 'pmds' are sorted by core). */
+static int
+dp_least_loaded(int n_pmds, const uint64_t load[], const int n_queues[])
+{
+    int best = 0;
+
+    for (int i = 1; i < n_pmds; i++) {
+        if (load[i] < load[best]
+            || (load[i] == load[best] && n_queues[i] < n_queues[best])) {
+            best = i;
+        }
+    }
+    return best;
+}
+
+static int
+dp_compare_rxq_load(const void *a_, const void *b_, void *rxqs_)
+{
+    struct pmd_rxq **rxqs = rxqs_;
+    uint64_t la = dp_rxq_load(rxqs[*(const int *) a_]);
+    uint64_t lb = dp_rxq_load(rxqs[*(const int *) b_]);
+
+    return la < lb ? 1 : la > lb ? -1 : 0;
+}
+
+/* Gives each rx queue in 'rxqs' (an array of 'n') a PMD in 'next' by
+ * pmd-rxq-assign: round-robin in port order, or by cycles, busiest queue
+ * first onto the least-loaded PMD.  'load' and 'n_queues' start with what
+ * the PMDs carry already and are updated. */
+void
+dp_assign(const struct dp *dp, struct pmd_rxq **rxqs, int n,
+          struct pmd **next, uint64_t load[], int n_queues[])
+{
+    bool by_cycles = dp->other.pmd_rxq_assign == CONFIG_RXQ_ASSIGN_CYCLES;
+    uint64_t no_load[DP_MAX_PMDS] = { 0 };
+    int *order = xcalloc(n + 1, sizeof *order);
+
+    for (int i = 0; i < n; i++) {
+        order[i] = i;
+    }
+    if (by_cycles) {
+        qsort_r(order, n, sizeof *order, dp_compare_rxq_load, rxqs);
+    }
+    for (int i = 0; i < n; i++) {
+        struct pmd_rxq *q = rxqs[order[i]];
+        int k = dp_least_loaded(dp->n_pmds, by_cycles ? load : no_load,
+                                n_queues);
+
+        next[order[i]] = dp->pmds[k];
+        load[k] += dp_rxq_load(q);
+        n_queues[k]++;
+    }
+    free(order);
+}
+
+static bool
+dp_rxq_in(const struct pmd_rxq *q, struct pmd_rxq *const *rxqs, int n)
+{
+    for (int i = 0; i < n; i++) {
+        if (rxqs[i] == q) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Where 'q' is polled in step 'step' of dp_move_rxqs(). */
+static struct pmd *
+dp_rxq_target(const struct pmd_rxq *q, struct pmd_rxq *const *rxqs, int n,
+              struct pmd *const *next, int step)
+{
+    for (int i = 0; i < n; i++) {
+        if (rxqs[i] == q) {
+            return step || next[i] == q->pmd ? next[i] : NULL;
+        }
+    }
+    return q->pmd;
+}
+
+/* Every rx queue of the datapath, in port order, into a new array. */
+static struct pmd_rxq **
+dp_all_rxqs(const struct dp *dp, int *n)
+{
+    struct pmd_rxq **rxqs = NULL;
+    struct dp_port *port;
+    struct pmd_rxq *q;
+
+    *n = 0;
+    DP_FOR_EACH_RXQ (q, port, dp) {
+        rxqs = xrealloc(rxqs, (*n + 1) * sizeof *rxqs);
+        rxqs[(*n)++] = q;
+    }
+    return rxqs;
+}
+
+/* Publishes poll lists so that each queue in 'rxqs' (an array of 'n';
+ * they may belong to a port not attached yet) ends up polled by 'next[i]'
+ * (NULL: by nobody), other queues staying where they are.  A queue that
+ * moves is first taken off its old PMD and given to the new one only
+ * after a grace period, so no queue is ever polled by two PMDs at once;
+ * its frames wait in the kernel meanwhile. */
+void
+dp_move_rxqs(struct dp *dp, struct pmd_rxq **rxqs, int n, struct pmd **next)
+{
+    int n_all;
+    struct pmd_rxq **all = dp_all_rxqs(dp, &n_all);
+    struct pmd_rxq **list;
+
+    all = xrealloc(all, (n_all + n + 1) * sizeof *all);
+    for (int i = 0; i < n; i++) {
+        if (!dp_rxq_in(rxqs[i], all, n_all)) {
+            all[n_all++] = rxqs[i];         /* Not in 'all' yet. */
+        }
+    }
+    list = xcalloc(n_all + 1, sizeof *list);
+    for (int step = 0; step < 2; step++) {
+        struct pmd_poll_list **old = xcalloc(dp->n_pmds + 1, sizeof *old);
+
+        for (int k = 0; k < dp->n_pmds; k++) {
+            int n_list = 0;
+
+            for (int i = 0; i < n_all; i++) {
+                if (dp_rxq_target(all[i], rxqs, n, next, step)
+                    == dp->pmds[k]) {
+                    list[n_list++] = all[i];
+                }
+            }
+            old[k] = pmd_set_poll_list(dp->pmds[k], list, n_list);
+        }
+        /* After step 0 no PMD polls a queue that moves; after either
+         * step no PMD reads a replaced list. */
+        rcu_synchronize();
+        for (int k = 0; k < dp->n_pmds; k++) {
+            free(old[k]);
+        }
+        free(old);
+    }
+    for (int i = 0; i < n; i++) {
+        if (next[i] && rxqs[i]->pmd != next[i]) {
+            VLOG_INFO("rx queue %d of port number %u: polled by pmd on "
+                      "core %d", rxqs[i]->qid, rxqs[i]->port_no,
+                      next[i]->core_id);
+        }
+        rxqs[i]->pmd = next[i];
+    }
+    free(list);
+    free(all);
+}
+
+void
+dp_rxq_rebalance(struct dp *dp)
+{
+    uint64_t load[DP_MAX_PMDS] = { 0 };
+    int n_queues[DP_MAX_PMDS] = { 0 };
+    struct pmd **next;
+    struct pmd_rxq **rxqs;
+    int n;
+
+    rxqs = dp_all_rxqs(dp, &n);
+    next = xcalloc(n + 1, sizeof *next);
+    dp_assign(dp, rxqs, n, next, load, n_queues);
+    dp_move_rxqs(dp, rxqs, n, next);
+    free(next);
+    free(rxqs);
+}
+
+/* Places the rx queues of 'port' (not polled yet) on the PMDs, next to
+ * what they carry already. */
+void
+dp_place_port_rxqs(struct dp *dp, struct dp_port *port)
+{
+    uint64_t load[DP_MAX_PMDS] = { 0 };
+    int n_queues[DP_MAX_PMDS] = { 0 };
+    struct pmd **next = xcalloc(port->n_rxqs + 1, sizeof *next);
+    struct dp_port *other;
+    struct pmd_rxq *q;
+
+    DP_FOR_EACH_RXQ (q, other, dp) {
+        for (int k = 0; k < dp->n_pmds; k++) {
+            if (q->pmd == dp->pmds[k]) {
+                load[k] += dp_rxq_load(q);
+                n_queues[k]++;
+            }
+        }
+    }
+    dp_assign(dp, port->rxqs, port->n_rxqs, next, load, n_queues);
+    dp_move_rxqs(dp, port->rxqs, port->n_rxqs, next);
+    free(next);
+}
+
+/* PMD threads. */
+
+static bool
+dp_pmd_in(const struct pmd *pmd, struct pmd *const *pmds, int n)
+{
+    for (int i = 0; i < n; i++) {
+        if (pmds[i] == pmd) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* The lowest bond load slot (see bond.h) that no PMD of the new set uses:
+ * the 'n' in 'pmds' so far and those of 'dp' on one of the 'n_cores' in
+ * 'cores'.  A PMD that goes may share its slot with a new one: it stops
+ * polling, and a grace period passes, before the new one gets rx queues,
+ * so the slot still has one writer at a time. */
+static unsigned int
+dp_free_bond_slot(const struct dp *dp, const int cores[], int n_cores,
+                  struct pmd *const *pmds, int n)
+{
+    uint64_t used = 0;
+
+    BUILD_ASSERT(DP_MAX_PMDS <= BOND_MAX_PMDS && BOND_MAX_PMDS <= 64);
+    for (int i = 0; i < dp->n_pmds; i++) {
+        for (int j = 0; j < n_cores; j++) {
+            if (dp->pmds[i]->core_id == cores[j]) {
+                used |= UINT64_C(1) << dp->pmds[i]->bond_slot;
+            }
+        }
+    }
+    for (int i = 0; i < n; i++) {
+        used |= UINT64_C(1) << pmds[i]->bond_slot;
+    }
+    for (unsigned int slot = 0; slot < BOND_MAX_PMDS; slot++) {
+        if (!(used & (UINT64_C(1) << slot))) {
+            return slot;
+        }
+    }
+    /* The new set has at most DP_MAX_PMDS PMDs. */
+    ovs_abort_assert(__FILE__, __LINE__, "a free bond slot");
+}
+
+static struct pmd *
+dp_find_pmd(const struct dp *dp, int core_id)
+{
+    for (int i = 0; i < dp->n_pmds; i++) {
+        if (dp->pmds[i]->core_id == core_id) {
+            return dp->pmds[i];
+        }
+    }
+    return NULL;
+}
+
+/* Stops 'pmd', which no longer polls anything, and frees it. */
+static void
+dp_retire_pmd(struct pmd *pmd)
+{
+    pmd_stop(pmd);
+    /* Flows it deleted are freed by call_rcu before its tables go. */
+    rcu_barrier();
+    VLOG_INFO("pmd thread on core %d stopped", pmd->core_id);
+    pmd_destroy(pmd);
+}
+
+/* Makes the PMD set the one of 'cores' (an array of 'n', ascending): the
+ * PMDs that go first stop polling, then the new ones start and every rx
+ * queue is spread over the new set.  Returns NULL, or an error message (to
+ * free) with nothing changed. */
+static char *
+dp_set_pmds(struct dp *dp, const int cores[], int n)
+{
+    struct pmd **pmds = xcalloc(n, sizeof *pmds);
+    struct pmd **old = dp->pmds;
+    int n_old = dp->n_pmds;
+    struct dp_port *port;
+    struct pmd_rxq *q;
+
+    for (int i = 0; i < n; i++) {
+        pmds[i] = dp_find_pmd(dp, cores[i]);
+        if (!pmds[i]) {
+            int error;
+
+            unsigned int slot = dp_free_bond_slot(dp, cores, n, pmds, i);
+
+            pmds[i] = pmd_create(dp, cores[i]);
+            pmds[i]->bond_slot = slot;
+            error = pmd_start(pmds[i]);
+            if (error) {
+                char *msg = xasprintf("cannot start pmd thread on core "
+                                      "%d: %s", cores[i], strerror(error));
+
+                for (int j = 0; j <= i; j++) {
+                    if (!dp_find_pmd(dp, pmds[j]->core_id)) {
+                        dp_retire_pmd(pmds[j]);
+                    }
+                }
+                free(pmds);
+                return msg;
+            }
+        }
+    }
+
+    /* The PMDs that go give up their queues first. */
+    for (int i = 0; i < n_old; i++) {
+        if (!dp_pmd_in(old[i], pmds, n)) {
+            struct pmd_poll_list *list = pmd_set_poll_list(old[i], NULL, 0);
+
+            rcu_synchronize();
+            free(list);
+        }
+    }
+    DP_FOR_EACH_RXQ (q, port, dp) {
+        if (q->pmd && !dp_pmd_in(q->pmd, pmds, n)) {
+            q->pmd = NULL;
+        }
+    }
+    dp->pmds = pmds;
+    dp->n_pmds = n;
+    dp_rxq_rebalance(dp);
+    for (int i = 0; i < n_old; i++) {
+        if (!dp_pmd_in(old[i], pmds, n)) {
+            dp_retire_pmd(old[i]);
+        }
+    }
+    free(old);
+    return NULL;
+}
+
+/* other_config. */
+
+static void
+dp_apply_settings(struct dp *dp, const struct config_other *other)
+{
+    struct dp_settings *s = &dp->settings;
+
+    __atomic_store_n(&s->emc_insert_inv_prob, other->emc_insert_inv_prob,
+                     __ATOMIC_RELAXED);
+    __atomic_store_n(&s->smc_enable, other->smc_enable, __ATOMIC_RELAXED);
+    __atomic_store_n(&s->flow_idle_ms, other->flow_idle_timeout,
+                     __ATOMIC_RELAXED);
+    __atomic_store_n(&s->sleep_max_us, other->pmd_sleep_max,
+                     __ATOMIC_RELAXED);
+    __atomic_store_n(&s->tx_flush_us, other->tx_flush_interval,
+                     __ATOMIC_RELAXED);
+    __atomic_store_n(&s->flow_limit, other->flow_limit, __ATOMIC_RELAXED);
+}
+
+/* Says which explicitly set other_config keys this version accepts but
+ * does not act on yet, so that nobody relies on them unknowingly. */
+static void
+dp_warn_inert_settings(const struct config_other *other)
+{
+    static const enum config_other_key inert[] = {
+        CONFIG_OTHER_USERSPACE_TSO_ENABLE, /* Offloads always pass through. */
+        CONFIG_OTHER_BOND_REBALANCE_INTERVAL,
+    };
+
+    for (size_t i = 0; i < ARRAY_SIZE(inert); i++) {
+        if (other->set[inert[i]]) {
+            VLOG_WARN("other_config:%s is accepted but has no effect in "
+                      "this version", config_other_key_name(inert[i]));
+        }
+    }
+}
+
+/* Reopens every port whose provider 'other' changes.  All new ports are
+ * opened before any is swapped, so a failure changes nothing.  Missing
+ * ports pick the new provider when they come back. */
+static char *
+dp_swap_providers(struct dp *dp, const struct config_other *other)
+{
+    struct dp_port *fresh[DP_MAX_PORTS] = { NULL };
+    char *error = NULL;
+
+    for (int i = 0; i < DP_MAX_PORTS && !error; i++) {
+        struct dp_port *port = dp->ports[i];
+        const char *type;
+
+        if (!port || !port->netdev) {
+            continue;
+        }
+        type = dp_port_provider(port, other);
+        if (strcmp(netdev_get_type(port->netdev), type)) {
+            fresh[i] = dp_port_new(port);
+            if (dp_port_open_netdev(dp, fresh[i], type, false, true,
+                                    &error)) {
+                dp_port_close(fresh[i]);
+                fresh[i] = NULL;
+            }
+        }
+    }
+    for (int i = 0; i < DP_MAX_PORTS; i++) {
+        if (fresh[i] && error) {
+            dp_port_close(fresh[i]);
+        } else if (fresh[i]) {
+            dp_port_replace(dp, dp->ports[i], fresh[i]);
+            dp_bond_member_set_enabled(dp, fresh[i],
+                                       fresh[i]->state == DP_PORT_UP);
+            VLOG_INFO("port %s: now on the %s provider", fresh[i]->name,
+                      netdev_get_type(fresh[i]->netdev));
+        }
+    }
+    return error;
+}
+
+char *
+dp_set_other(struct dp *dp, const struct config_other *other)
+{
+    int cores[DP_MAX_PMDS];
+    char *error = NULL;
+    int n_cores;
+
+    n_cores = dp_pmd_cores(other, dp->n_cpus, cores, &error);
+    if (!n_cores) {
+        return error;
+    }
+    if (other->use_tpacket_v3 && !netdev_type_exists("tpacket")) {
+        VLOG_WARN("use-tpacket-v3 is true but this build has no TPACKET_V3 "
+                  "support; using recvmmsg/sendmmsg");
+    }
+    if (other->use_tpacket_v3 != dp->other.use_tpacket_v3) {
+        error = dp_swap_providers(dp, other);
+        if (error) {
+            return error;
+        }
+    }
+    if (strcmp(other->pmd_cpu_mask, dp->other.pmd_cpu_mask)
+        || dp->n_pmds != n_cores) {
+        error = dp_set_pmds(dp, cores, n_cores);
+        if (error) {
+            return error;       /* The provider swap stays: it worked. */
+        }
+    }
+    if (other->mac_aging_time != dp->other.mac_aging_time) {
+        mac_learning_set_aging(ofproto_mac_learning(dp->ofproto),
+                               other->mac_aging_time);
+    }
+    dp_apply_settings(dp, other);
+    if (other->pmd_rxq_assign != dp->other.pmd_rxq_assign) {
+        dp->other.pmd_rxq_assign = other->pmd_rxq_assign;
+        dp_rxq_rebalance(dp);
+    }
+    dp->other = *other;
+    return NULL;
+}
+
+/* Creation and destruction. */
+
+void
+dp_stop_pmds(struct dp *dp)
+{
+    for (int i = 0; i < dp->n_pmds; i++) {
+        pmd_stop(dp->pmds[i]);
+    }
+}
+
+static int
+dp_n_cpus(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+    return n < 1 ? 1 : n;
+}
+
+struct dp *
+dp_create(const struct pmd_config *cfg, char **errp)
+{
+    const struct config_bridge *br;
+    int cores[DP_MAX_PMDS];
+    int n_cores;
+    struct dp *dp;
+
+    *errp = dp_check_config(cfg);
+    if (*errp) {
+        return NULL;
+    }
+    br = &cfg->bridges[0];
+    n_cores = dp_pmd_cores(&cfg->other, dp_n_cpus(), cores, errp);
+    if (!n_cores) {
+        return NULL;
+    }
+
+    dp = xzalloc(sizeof *dp);
+    dp->name = xstrdup(br->name);
+    dp->n_cpus = dp_n_cpus();
+    dp->ofproto = ofproto_create(br->name, cfg->other.mac_aging_time);
+    dp->other = cfg->other;
+    dp->stats_cleared_ms = time_msec();
+    pmd_perf_tsc_hz();          /* Calibrates now, not in a PMD or reply. */
+    dp->next_interval_ms = time_msec() + PMD_RXQ_INTERVAL_MS;
+    dp_apply_settings(dp, &cfg->other);
+    dp_warn_inert_settings(&cfg->other);
+    if (cfg->other.use_tpacket_v3 && !netdev_type_exists("tpacket")) {
+        VLOG_WARN("use-tpacket-v3 is true but this build has no TPACKET_V3 "
+                  "support; using recvmmsg/sendmmsg");
+    }
+    *errp = dp_set_pmds(dp, cores, n_cores);
+    for (size_t i = 0; i < br->n_ports && !*errp; i++) {
+        struct dp_port *port = dp_port_open(dp, &br->ports[i],
+                                            &cfg->other, errp);
+
+        if (port && dp_port_attach(dp, port)) {
+            *errp = xasprintf("port %s: the port table is full",
+                              br->ports[i].name);
+        }
+    }
+    if (!*errp) {
+        *errp = dp_set_rules(dp, br);
+    }
+    if (*errp) {
+        dp_destroy(dp);
+        return NULL;
+    }
+    return dp;
+}
+
+void
+dp_destroy(struct dp *dp)
+{
+    if (!dp) {
+        return;
+    }
+    dp_stop_pmds(dp);
+    /* The PMDs are gone; flows they freed with call_rcu go now, before the
+     * ports and the slow path they point at. */
+    rcu_barrier();
+    for (int i = 0; i < dp->n_pmds; i++) {
+        pmd_destroy(dp->pmds[i]);
+    }
+    for (int i = 0; i < DP_MAX_PORTS; i++) {
+        struct dp_port *port = dp->ports[i];
+
+        if (port) {
+            ofproto_port_del(dp->ofproto, i);
+            dp->ports[i] = NULL;
+            dp_port_destroy(port);
+        }
+    }
+    ofproto_destroy(dp->ofproto);
+    free(dp->pmds);
+    free(dp->name);
+    free(dp);
+}
+
+/* Ends a usage interval: what each PMD and each rx queue spent since the
+ * last one goes into slot 'interval_idx'. */
+static void
+dp_sample_usage(struct dp *dp)
+{
+    int k = dp->interval_idx;
+    struct dp_port *port;
+    struct pmd_rxq *q;
+
+    for (int i = 0; i < dp->n_pmds; i++) {
+        struct pmd *pmd = dp->pmds[i];
+        uint64_t c[PMD_N_STATS];
+        uint64_t total;
+
+        pmd_perf_read(&pmd->perf, c);
+        total = c[PMD_STAT_CYCLES_IDLE] + c[PMD_STAT_CYCLES_BUSY];
+        pmd->intervals[k] = total - pmd->last_total_cycles;
+        pmd->last_total_cycles = total;
+    }
+    DP_FOR_EACH_RXQ (q, port, dp) {
+        uint64_t cycles = __atomic_load_n(&q->cycles, __ATOMIC_RELAXED);
+
+        q->intervals[k] = cycles - q->last_cycles;
+        q->last_cycles = cycles;
+    }
+    dp->interval_idx = (k + 1) % PMD_RXQ_N_INTERVALS;
+}
+
+void
+dp_run(struct dp *dp)
+{
+    long long now = time_msec();
+
+    netdev_run();
+    ofproto_run(dp->ofproto, now);
+    dp_link_run(dp, now);
+    dp_bond_run(dp, now);
+    if (now >= dp->next_interval_ms) {
+        dp->next_interval_ms = now + PMD_RXQ_INTERVAL_MS;
+        dp_sample_usage(dp);
+    }
+}
+
+void
+dp_pmd_stats(const struct pmd *pmd, struct pmd_perf_snapshot *s)
+{
+    pmd_perf_snapshot_read(&pmd->perf, s);
+    pmd_perf_snapshot_sub(s, &pmd->stats_base);
+}
+
+void
+dp_log_stats(const struct dp *dp)
+{
+    char buf[4096];
+
+    for (int i = 0; i < DP_MAX_PORTS; i++) {
+        const struct dp_port *port = dp->ports[i];
+        struct netdev_stats s;
+
+        if (!port) {
+            continue;
+        }
+        dp_port_get_stats(port, &s);
+        VLOG_INFO("stats: port %s rx_packets=%"PRIu64" rx_bytes=%"PRIu64
+                  " tx_packets=%"PRIu64" tx_bytes=%"PRIu64
+                  " rx_ring_full=%"PRIu64" rx_truncated=%"PRIu64
+                  " rx_errors=%"PRIu64" tx_queue_full=%"PRIu64
+                  " tx_too_big=%"PRIu64" tx_port_down=%"PRIu64
+                  " tx_errors=%"PRIu64, port->name, s.rx_packets,
+                  s.rx_bytes, s.tx_packets, s.tx_bytes, s.rx_ring_full,
+                  s.rx_truncated, s.rx_errors, s.tx_queue_full,
+                  s.tx_too_big, s.tx_port_down, s.tx_errors);
+        if (port->bond) {
+            VLOG_INFO("status: port %s bond, %s", port->name,
+                      bond_mode_to_string(bond_get_mode(port->bond)));
+            continue;
+        }
+        buf[0] = '\0';
+        if (port->netdev) {
+            netdev_get_status(port->netdev, buf, sizeof buf);
+        }
+        VLOG_INFO("status: port %s %s, link %s, went down %"PRIu64" times",
+                  port->name, buf, dp_port_state_to_string(port->state),
+                  port->n_down);
+    }
+    for (int i = 0; i < dp->n_pmds; i++) {
+        uint64_t c[PMD_N_STATS];
+
+        pmd_perf_read(&dp->pmds[i]->perf, c);
+        pmd_perf_format_kv(c, buf, sizeof buf);
+        VLOG_INFO("stats: pmd %d %s lost=%"PRIu64" drop_upcall_failed=%"
+                  PRIu64, dp->pmds[i]->core_id, buf, c[PMD_STAT_LOST],
+                  c[PMD_STAT_LOST]);
+        pmd_perf_format_ovs(c, dp->pmds[i]->core_id, buf, sizeof buf);
+        VLOG_INFO("pmd-stats-show:\n%s", buf);
+    }
+}

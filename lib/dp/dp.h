@@ -1,0 +1,218 @@
+/*
+ * Copyright (c) 2026 The pmdswitch authors.
+ * SPDX-License-Identifier: Apache-2.0
+ *
+ * The datapath: one bridge's ports, the PMD threads that poll them, and
+ * the slow path (ofproto) they call on a miss.  dp_create() opens every
+ * port and starts the PMDs, or fails leaving nothing behind; dp_destroy()
+ * stops the PMDs and closes the ports.
+ *
+ * The control thread owns the dp and changes it while traffic flows: ports
+ * come and go, a port's provider is swapped, PMD threads are added or
+ * removed, rx queues move between PMDs.  PMDs see the port table and
+ * their poll lists through RCU.  An rx queue moves in two steps (taken off
+ * its old PMD, a grace period, given to the new one), so no two PMDs ever
+ * poll it at once and frames wait in the kernel's buffers meanwhile.
+ */
+#ifndef DP_H
+#define DP_H 1
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "config/config-other.h"
+#include "netdev/netdev.h"
+#include "dp/pmd-perf.h"
+#include "ofproto/upcall.h"
+
+struct config_bridge;
+struct config_port;
+struct ofproto;
+struct pmd;
+struct pmd_config;
+struct pmd_rxq;
+
+#define DP_MAX_PORTS 256
+#define DP_MAX_PMDS 64
+
+enum dp_port_state {
+    DP_PORT_UP,                 /* Polled. */
+    DP_PORT_DOWN,               /* Interface down: not polled, sockets kept. */
+    DP_PORT_MISSING,            /* Interface gone or renamed away: sockets
+                                 * closed until it comes back. */
+};
+
+/* A port.  Once published in dp->ports, PMDs read only 'port_no',
+ * 'netdev' and 'bond', which never change: a port that gets another
+ * netdev (provider swap, interface back) is replaced by a new struct.
+ *
+ * A bond is a port with a 'bond' and no netdev, rx queues or interface
+ * ('ifname' is ""); it is a port of the slow path.  Each of its members
+ * is an ordinary port named after its interface, with 'bond_port_no' set,
+ * that the slow path maps to the bond. */
+struct dp_port {
+    uint16_t port_no;           /* Index in dp->ports. */
+    char *name;                 /* Port name from the config. */
+    struct netdev *netdev;      /* NULL while missing, and for a bond. */
+    struct bond *bond;          /* Bonds only; owned by the port. */
+
+    /* Control thread only. */
+    char *ifname;               /* The kernel interface it stands for. */
+    bool tap;                   /* Type "tap". */
+    bool afxdp;                 /* Type "afxdp" (neither: "system"). */
+    bool xdp_generic;           /* afxdp: "xdp-mode" "generic". */
+    int n_rxq;                  /* Rx queues asked for. */
+    bool create;                /* "create": make the interface if it is
+                                 * missing (a tap also when it comes back). */
+    bool created;               /* pmdswitchd created its veth pair and
+                                 * deletes it with the port. */
+    bool made_promisc;          /* pmdswitchd turned promiscuous mode on
+                                 * and turns it off with the port. */
+    enum dp_port_state state;
+    int ifindex;                /* Of 'netdev', 0 if none. */
+    uint64_t n_down;            /* Times it went down or missing. */
+    struct pmd_rxq **rxqs;      /* One per rx queue of 'netdev'. */
+    int n_rxqs;
+    struct netdev_stats stats_base; /* Of netdevs this port had before. */
+    struct ofproto_port_settings vlan; /* VLAN mode, tag and trunks. */
+    uint16_t bond_port_no;      /* Bond members: the bond's port number;
+                                 * else DP_PORT_NONE. */
+    struct dp_port **members;   /* A bond not attached yet: its members,
+                                 * opened, not attached; NULL once
+                                 * attached (they are in dp->ports). */
+    size_t n_members;
+};
+
+/* No port. */
+#define DP_PORT_NONE UINT16_MAX
+
+const char *dp_port_state_to_string(enum dp_port_state);
+
+/* Settings a PMD reads on every iteration; written by the control thread,
+ * read relaxed. */
+struct dp_settings {
+    uint32_t emc_insert_inv_prob;
+    bool smc_enable;
+    uint32_t flow_idle_ms;
+    uint32_t sleep_max_us;      /* pmd-sleep-max; 0: never sleep. */
+    uint32_t tx_flush_us;       /* tx-flush-interval; 0: after each rx
+                                 * batch. */
+    uint32_t flow_limit;        /* Most megaflows a PMD installs. */
+};
+
+struct dp {
+    char *name;                         /* Bridge name. */
+    struct dp_port *ports[DP_MAX_PORTS]; /* RCU-published; NULL if free. */
+    struct ofproto *ofproto;            /* NORMAL and, later, rules. */
+    struct dp_settings settings;
+
+    /* Control thread only. */
+    uint16_t n_ports;                   /* Non-NULL entries of 'ports'. */
+    uint16_t next_port_no;              /* Where the next free slot search
+                                         * starts: numbers are not reused
+                                         * at once. */
+    struct config_other other;          /* In force. */
+    struct pmd **pmds;                  /* Sorted by core. */
+    int n_pmds;
+    int n_cpus;                         /* Online CPUs: tx queues a port
+                                         * opens, one per possible PMD. */
+    long long next_interval_ms;         /* Next rx queue usage sample. */
+    long long next_link_check_ms;       /* Next dp_link_run() check. */
+    int interval_idx;                   /* Slot it goes into. */
+    long long stats_cleared_ms;         /* time_msec() at creation or at
+                                         * the last pmd-stats-clear. */
+};
+
+/* Builds the datapath for the first bridge of 'cfg': opens each port with
+ * the provider other_config selects, creates one PMD per core of
+ * pmd-cpu-mask and assigns rx queues.  On failure returns NULL and a
+ * message in '*errp' (to free), with every port closed again. */
+struct dp *dp_create(const struct pmd_config *cfg, char **errp);
+void dp_destroy(struct dp *);         /* Accepts NULL. */
+
+/* Rejects a config this build cannot run, before anything is touched.
+ * Returns NULL or a message to free. */
+char *dp_check_config(const struct pmd_config *cfg);
+
+/* Stops and joins every PMD thread (idempotent); the ports stay open. */
+void dp_stop_pmds(struct dp *);
+
+/* Periodic control-thread work: netdev_run(), MAC aging, rx queue usage
+ * sampling. */
+void dp_run(struct dp *);
+
+/* The port named 'name' (a bond member by its interface), or NULL. */
+struct dp_port *dp_port_lookup(const struct dp *, const char *name);
+
+/* Opens the port 'cp' describes with the provider 'other' selects,
+ * without attaching it: nothing forwards to or from it yet.  Returns NULL
+ * with a message in '*errp' on failure. */
+struct dp_port *dp_port_open(struct dp *, const struct config_port *cp,
+                             const struct config_other *other, char **errp);
+
+/* Closes 'port', which is not attached or no longer reachable. */
+void dp_port_close(struct dp_port *port);
+
+/* Attaches 'port' (from dp_port_open()): gives it a port number, tells
+ * the slow path and spreads its rx queues over the PMDs.  Fails only if
+ * the port table is full (then 'port' is closed). */
+int dp_port_attach(struct dp *, struct dp_port *port);
+
+/* Detaches 'port' and closes it, once no PMD can use it any more. */
+void dp_port_remove(struct dp *, struct dp_port *port);
+
+/* Applies 'other' as the other_config in force: checks it first (a bad
+ * pmd-cpu-mask, a port that cannot be reopened with another provider) and
+ * changes nothing on error.  Keys whose value did not change are left
+ * alone.  Returns NULL, or an error message to free. */
+char *dp_set_other(struct dp *, const struct config_other *other);
+
+/* Reassigns every rx queue to the PMDs by pmd-rxq-assign. */
+void dp_rxq_rebalance(struct dp *);
+
+/* Sums the counters of 'port' over every provider it had. */
+void dp_port_get_stats(const struct dp_port *, struct netdev_stats *);
+
+/* Copies PMD 'pmd''s counters since the last pmd-stats-clear. */
+void dp_pmd_stats(const struct pmd *, struct pmd_perf_snapshot *);
+
+/* Acts on link monitor event 'ev' (dp-link.c): a port whose interface
+ * went down stops being polled, one whose interface disappeared or was
+ * renamed away is closed until it is back, and is then reopened. */
+struct link_event;
+void dp_link_event(struct dp *, const struct link_event *ev);
+
+/* Periodic check of the ports that are not plainly up (dp-link.c); called
+ * by dp_run(). */
+void dp_link_run(struct dp *, long long now);
+
+/* Installs the rules of bridge 'br' (already checked, see
+ * config_check_rules()) as the rule table of 'dp', resolving port names
+ * against 'dp''s ports, and waits until every PMD uses them.  Returns NULL,
+ * or an error message to free with nothing changed.  Control thread. */
+char *dp_set_rules(struct dp *, const struct config_bridge *br);
+
+/* Bonds (dp-port.c). */
+
+/* Returns the bond port named 'name', or NULL. */
+struct dp_port *dp_bond_lookup(const struct dp *, const char *name);
+
+/* Tells the bond of 'member' (nothing if it is no bond member) whether
+ * the member's link is 'up' (open and up), and the slow path which member
+ * is active now.  Link changes call it first, before the slower rx queue
+ * moves, so that failover takes effect at once.  Control thread. */
+void dp_bond_member_set_enabled(struct dp *, const struct dp_port *member,
+                                bool up);
+
+/* Rebalances every bond whose rebalance is due at 'now'.  Called by
+ * dp_run(). */
+void dp_bond_run(struct dp *, long long now);
+
+/* Tells the slow path the active member of 'bond' (a bond port), after a
+ * change made through bond.h (set-active-member, admin state). */
+void dp_bond_sync(struct dp *, struct dp_port *bond);
+
+/* Logs port and PMD counters as "stats:" lines and in Open vSwitch's
+ * pmd-stats-show layout. */
+void dp_log_stats(const struct dp *);
+
+#endif /* dp.h */

@@ -1,0 +1,197 @@
+/*
+ * Copyright (c) 2026 The pmdswitch authors.
+ * SPDX-License-Identifier: Apache-2.0
+ *
+ * Poll-mode threads.  A PMD is pinned to one core, polls the rx queues
+ * assigned to it in turn, runs each received batch through the pipeline
+ * and flushes its transmit batches after every batch.  It never blocks or
+ * takes a lock on the packet path: shared state is read through RCU (QSBR;
+ * the PMD announces a quiescent state once per loop iteration).
+ *
+ * Everything in struct pmd below "PMD only" is touched by the PMD thread
+ * alone; the control thread creates and joins the thread and reads the
+ * counters.
+ */
+#ifndef PMD_H
+#define PMD_H 1
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include "packet/dp-batch.h"
+#include "classifier/emc.h"
+#include "classifier/dp-flow.h"
+#include "packet/miniflow.h"
+#include "dp/dp-actions-execute.h"
+#include "dp/pmd-perf.h"
+#include "classifier/smc.h"
+
+struct pollfd;
+
+struct dp;
+struct dpcls;
+struct netdev;
+struct netdev_rxq;
+
+/* Usage history of an rx queue: PMD_RXQ_N_INTERVALS intervals of
+ * PMD_RXQ_INTERVAL_MS each, so that pmd-rxq-show and cycle-based
+ * assignment look at the last minute. */
+#define PMD_RXQ_INTERVAL_MS 1000
+#define PMD_RXQ_N_INTERVALS 60
+
+/* An rx queue of a port, as the datapath schedules it.  The dp creates one
+ * per netdev rx queue and hands pointers to PMDs through poll lists; at
+ * any time at most one PMD polls it (see dp.c's two-step reassignment). */
+struct pmd_rxq {
+    struct netdev_rxq *rxq;     /* Set at creation. */
+    uint16_t port_no;
+    int qid;
+
+    /* Written by the PMD that polls it, read relaxed by anyone. */
+    uint64_t cycles;            /* Busy cycles spent on it. */
+
+    /* Control thread only. */
+    struct pmd *pmd;            /* Assigned PMD, or NULL. */
+    uint64_t last_cycles;       /* 'cycles' at the last interval end. */
+    uint64_t intervals[PMD_RXQ_N_INTERVALS]; /* Busy cycles per interval. */
+};
+
+/* The rx queues one PMD polls: RCU-published by the control thread,
+ * replaced whole, never changed in place. */
+struct pmd_poll_list {
+    int n;
+    struct pmd_rxq *rxqs[];
+};
+
+/* One output port's pending transmit batch. */
+struct pmd_tx {
+    struct dp_batch batch;
+};
+
+/* A megaflow as pmd_request_run() copies it out of a PMD's flow table. */
+struct pmd_flow_entry {
+    struct flow flow;           /* Masked match. */
+    struct flow mask;
+    uint16_t in_port;
+    uint64_t n_packets;
+    uint64_t n_bytes;
+    long long used;             /* msec of last hit, 0 if never. */
+    long long created;          /* msec. */
+    uint16_t tcp_flags;
+    const struct rule_stats *rule_stats; /* The rule that decided, or
+                                          * NULL (see struct dp_flow). */
+    uint32_t n_actions;
+    struct dp_action *actions;  /* Owned by the entry. */
+};
+
+enum pmd_request_type {
+    PMD_REQUEST_DUMP_FLOWS,     /* Copy every flow out. */
+    PMD_REQUEST_DEL_FLOWS,      /* Delete every flow. */
+};
+
+/* Work the control thread hands to a PMD, which does it between two
+ * iterations: only the owner touches its flow table. */
+struct pmd_request {
+    enum pmd_request_type type;
+    bool done;                  /* Set by the PMD (release) when done. */
+    /* Results, valid once 'done'. */
+    struct pmd_flow_entry *flows;
+    size_t n_flows;
+    uint32_t n_deleted;
+};
+
+struct pmd {
+    /* Set by the control thread before the thread starts. */
+    struct dp *dp;
+    int core_id;                /* Also the tx queue id on every port. */
+    unsigned int bond_slot;     /* Its bond load counters, < BOND_MAX_PMDS;
+                                 * unique among running PMDs. */
+    pthread_t thread;
+    bool started;               /* 'thread' runs (control thread). */
+    bool exit;                  /* Control thread writes, PMD reads. */
+
+    /* Control thread writes (RCU or release), PMD reads. */
+    struct pmd_poll_list *poll; /* Rx queues to poll; never NULL. */
+    struct pmd_request *request; /* Pending request, or NULL: set by the
+                                  * control thread, cleared by the PMD when
+                                  * it takes the request. */
+
+    /* Counters: PMD writes, anyone reads. */
+    struct pmd_perf_stats perf;
+
+    /* Control thread only. */
+    struct pmd_perf_snapshot stats_base; /* At the last pmd-stats-clear. */
+    uint64_t last_total_cycles; /* Idle + busy at the last interval end. */
+    uint64_t intervals[PMD_RXQ_N_INTERVALS]; /* Idle + busy per interval. */
+    struct pmd_request *abandoned; /* A request that timed out. */
+
+    /* PMD only. */
+    struct emc_cache *emc;
+    struct smc_cache smc;
+    struct dpcls *cls[256];     /* Per input port, created on demand. */
+    struct dp_flow_table flows;
+    struct pmd_tx *tx;          /* DP_MAX_PORTS pending batches. */
+    uint16_t dirty_tx[256];     /* Ports with a non-empty tx batch. */
+    uint16_t n_dirty_tx;
+    struct dp_actions_clone_pool clones; /* Copy-on-write packets; all unused
+                                   * again after pmd_flush_tx(). */
+    uint64_t ofproto_gen;       /* Slow-path generation flows reflect. */
+    long long next_sweep_ms;    /* Next idle-flow sweep and re-rank. */
+    long long now_ms;           /* Time at the start of this iteration. */
+    uint64_t last_rx_cycles;    /* cycles_now() of the last frame. */
+    struct pollfd *wait_fds;    /* For pmd-sleep-max waits. */
+    size_t n_wait_fds_allocated;
+    uint64_t cycles_per_us;     /* cycles_now() ticks per microsecond. */
+};
+
+/* Creates (but does not start) a PMD for 'core_id', with an empty poll
+ * list. */
+struct pmd *pmd_create(struct dp *, int core_id);
+void pmd_destroy(struct pmd *);        /* Accepts NULL.  Stopped first. */
+
+/* Publishes 'rxqs' (an array of 'n') as the rx queues 'pmd' polls.  The
+ * PMD switches at its next iteration.  Returns the old list, which the
+ * caller frees with free() after synchronize_rcu(): the control thread is
+ * no RCU reader, so it cannot use call_rcu().  Control thread. */
+struct pmd_poll_list *pmd_set_poll_list(struct pmd *,
+                                        struct pmd_rxq *const *rxqs, int n);
+
+/* Has 'pmd' carry out 'req' and waits for it, at most 'timeout_ms'.
+ * Returns 0, ETIMEDOUT (then 'req' now belongs to the PMD: allocate it
+ * with malloc; it is freed with the PMD), or EBUSY if an earlier request
+ * timed out and is still pending.  A PMD whose thread is not
+ * running is served on the calling thread.  Control thread. */
+int pmd_request_run(struct pmd *, struct pmd_request *req, int timeout_ms);
+
+/* Frees the results of 'req' (not 'req' itself). */
+void pmd_request_uninit(struct pmd_request *req);
+
+/* Starts the thread; returns 0 or a positive errno. */
+int pmd_start(struct pmd *);
+/* Asks the thread to stop and joins it; no-op if it never started. */
+void pmd_stop(struct pmd *);
+
+/* Queues 'packet' for output on 'port_no' (PMD thread). */
+void pmd_output(struct pmd *, uint16_t port_no, struct dp_packet *packet);
+
+/* Queues 'packet' for output on a member of bond port 'port_no', chosen
+ * by 'hash' (or by the packet's RSS hash, computed once on receive, if
+ * 'hash' is 0) through the bond's bucket map, and adds its size to the
+ * bucket's load: the one place where DP_ACTION_BOND_OUTPUT reaches the
+ * bond code.  If the bond has no enabled member (or is gone), counts the
+ * packet in PMD_STAT_DROP_BOND_OUTPUT instead (PMD thread). */
+void pmd_output_bond(struct pmd *, uint16_t port_no, uint32_t hash,
+                     struct dp_packet *packet);
+
+/* Sends every pending transmit batch, then makes every clone of the PMD's
+ * clone pool unused again (PMD thread). */
+void pmd_flush_tx(struct pmd *);
+
+/* Looks up or creates the classifier for 'in_port' (PMD thread). */
+struct dpcls *pmd_get_dpcls(struct pmd *, uint16_t in_port);
+
+/* One pass of the PMD's housekeeping: expire idle flows, revalidate flows
+ * when the slow path changed, re-rank subtables (PMD thread). */
+void pmd_housekeeping(struct pmd *);
+
+#endif /* pmd.h */

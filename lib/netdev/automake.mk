@@ -1,0 +1,22 @@
+# lib/netdev: the port layer: the netdev contract, its providers, netlink.
+lib_libpmdswitch_a_SOURCES += \
+	lib/netdev/link-monitor.c \
+	lib/netdev/link-monitor.h \
+	lib/netdev/netdev-linux.c \
+	lib/netdev/netdev-mmsg-rx.c \
+	lib/netdev/netdev-mmsg-rx.h \
+	lib/netdev/netdev-mmsg.c \
+	lib/netdev/netdev-provider.h \
+	lib/netdev/netdev-tap.c \
+	lib/netdev/netdev-tpacket-policy.c \
+	lib/netdev/netdev-tpacket-policy.h \
+	lib/netdev/netdev.c \
+	lib/netdev/netdev.h \
+	lib/netdev/netlink-link.c \
+	lib/netdev/netlink-link.h
+if HAVE_AFXDP
+lib_libpmdswitch_a_SOURCES += lib/netdev/netdev-afxdp.c
+endif
+if HAVE_TPACKET_V3
+lib_libpmdswitch_a_SOURCES += lib/netdev/netdev-tpacket-steer.c lib/netdev/netdev-tpacket-steer.h lib/netdev/netdev-tpacket.c
+endif

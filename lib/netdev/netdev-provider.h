@@ -1,0 +1,167 @@
+/*
+ * Copyright (c) 2026 The pmdswitch authors.
+ * SPDX-License-Identifier: Apache-2.0
+ *
+ * The contract between netdev.c and a port provider.
+ *
+ * A provider fills a const struct netdev_class.  Its port struct embeds
+ * struct netdev first and uses CONTAINER_OF to get back to itself; its rx
+ * queues embed struct netdev_rxq the same way.  Life cycle: alloc ->
+ * construct -> ... -> destruct -> dealloc.  construct may fail and must
+ * then leave nothing behind; destruct and dealloc may not fail.
+ *
+ * Threads.  rxq_recv and send are the hot path: they run on PMD threads,
+ * never block, allocate, take a lock or log without a rate limit.  rxq_recv
+ * for a given rxq is only ever called by one PMD at a time, and send for a
+ * given qid likewise.  Every other op runs on the control thread.
+ *
+ * Memory.  Packets returned by rxq_recv point into memory the provider
+ * owns (a ring slot or a per-rxq buffer).  They stay valid until the next
+ * rxq_recv on the same rxq; the provider may then reuse them (for a ring,
+ * hand the block back to the kernel).  The PMD sends or drops every packet
+ * of a batch before it polls that rxq again.  send copies what it needs
+ * and never keeps a pointer to a packet.
+ *
+ * Counting.  Every frame received and every frame given to send ends up in
+ * exactly one counter of struct netdev_stats.
+ *
+ * Optional ops may be NULL; netdev.c checks, not callers.
+ */
+#ifndef NETDEV_PROVIDER_H
+#define NETDEV_PROVIDER_H 1
+
+#include <stdatomic.h>
+#include "netdev/netdev.h"
+
+struct netdev_class;
+
+struct netdev {
+    const struct netdev_class *class;
+    char *name;                 /* Kernel interface name. */
+    int ifindex;
+    int n_rxq;
+    int n_txq;
+    struct netdev_rxq **rxqs;   /* n_rxq, made by netdev.c via rxq ops. */
+    struct netdev *next;        /* In netdev.c's list of open netdevs. */
+};
+
+struct netdev_rxq {
+    struct netdev *netdev;
+    int qid;
+};
+
+/* Adds 'n' to a counter with one writer; readers use netdev_counter_read().*/
+static inline void
+netdev_counter_add(uint64_t *counter, uint64_t n)
+{
+    __atomic_store_n(counter, *counter + n, __ATOMIC_RELAXED);
+}
+
+static inline uint64_t
+netdev_counter_read(const uint64_t *counter)
+{
+    return __atomic_load_n(counter, __ATOMIC_RELAXED);
+}
+
+struct netdev_class {
+    const char *type;
+
+    /* False for a provider that opens existing interfaces only: netdev.c
+     * then fails the open of a missing one.  True if construct may make
+     * the interface: netdev.c then calls construct for a missing one with
+     * 'netdev->ifindex' 0, and construct either creates the interface and
+     * sets 'netdev->ifindex' or fails with its own message.  For an
+     * interface that exists, netdev.c looks up the ifindex and checks for
+     * a second port on it before construct, as for any provider. */
+    bool may_create;
+
+    /* Port life cycle (control thread).  construct opens the kernel side
+     * for 'netdev->name' with 'opts'; on failure returns a positive errno
+     * and a malloc'd message in '*errp'. */
+    struct netdev *(*alloc)(void);
+    int (*construct)(struct netdev *, const struct netdev_options *opts,
+                     char **errp);
+    void (*destruct)(struct netdev *);
+    void (*dealloc)(struct netdev *);
+
+    /* Rx queue life cycle (control thread), called by netdev.c after
+     * construct for each qid in [0, n_rxq), and before destruct. */
+    struct netdev_rxq *(*rxq_alloc)(void);
+    int (*rxq_construct)(struct netdev_rxq *, char **errp);
+    void (*rxq_destruct)(struct netdev_rxq *);
+    void (*rxq_dealloc)(struct netdev_rxq *);
+
+    /* Hot path; see the top of this file and netdev.h. */
+    int (*rxq_recv)(struct netdev_rxq *, struct dp_batch *, uint16_t port_no);
+    void (*send)(struct netdev *, int qid, struct dp_batch *);
+
+    /* Optional (PMD thread): see netdev_rxq_wait_fds().  The descriptors
+     * must stay open as long as the rxq exists. */
+    int (*rxq_wait_fds)(const struct netdev_rxq *,
+                        int fds[NETDEV_RXQ_MAX_WAIT_FDS]);
+
+    /* Control thread (any thread for get_stats). */
+    void (*get_stats)(const struct netdev *, struct netdev_stats *);
+    int (*health)(const struct netdev *);
+    void (*run)(struct netdev *);
+    void (*get_status)(const struct netdev *, char *buf, size_t size);
+};
+
+extern const struct netdev_class netdev_mmsg_class;
+extern const struct netdev_class netdev_tap_class;
+#ifdef HAVE_TPACKET_V3
+extern const struct netdev_class netdev_tpacket_class;
+#endif
+#ifdef HAVE_AFXDP
+/* AF_XDP (netdev-afxdp.c): "afxdp" attaches libxdp's program in native
+ * mode, "afxdp-generic" in generic (skb) mode; otherwise the same. */
+extern const struct netdev_class netdev_afxdp_class;
+extern const struct netdev_class netdev_afxdp_generic_class;
+#endif
+
+/* Adds every counter of 'src' to 'dst', reading 'src' relaxed. */
+void netdev_stats_add(struct netdev_stats *dst,
+                      const struct netdev_stats *src);
+
+/* A transmit queue of a packet-socket port: a transmit-only socket and the
+ * counters of the one PMD that sends on it. */
+struct netdev_linux_txq {
+    int fd;
+    struct netdev_stats stats;  /* Written by the queue's PMD only. */
+} CACHE_ALIGNED;
+
+/* Opens 'netdev->n_txq' transmit queues into a new array in '*txqsp'.
+ * Returns 0, or a positive errno with a message in '*errp' and nothing
+ * left open. */
+int netdev_linux_txqs_open(const struct netdev *,
+                           struct netdev_linux_txq **txqsp, char **errp);
+
+/* Closes the first 'n' queues of 'txqs' and frees the array. */
+void netdev_linux_txqs_close(struct netdev_linux_txq *txqs, int n);
+
+/* Shared by providers (netdev-linux.c): opens an AF_PACKET socket bound to
+ * 'ifindex' with PACKET_VNET_HDR and PACKET_AUXDATA set; with 'rx' false it
+ * is a transmit-only socket (protocol 0, so it receives nothing).  Returns
+ * the fd or a negative errno. */
+int netdev_linux_packet_socket(int ifindex, bool rx);
+
+/* Returns 0 if interface 'name' still has index 'ifindex' and is up with a
+ * carrier, ENODEV if it is gone or was replaced under the same name (our
+ * sockets stay bound to the old one), ENETDOWN if it is down.  'fd' is any
+ * socket in the interface's namespace.  Control thread. */
+int netdev_linux_link_health(int fd, int ifindex, const char *name);
+
+/* Looks up 'name' and returns its ifindex, or a negative errno. */
+int netdev_linux_ifindex(const char *name);
+
+/* Adds the socket's PACKET_STATISTICS drops since the last read to
+ * '*drops'.  The kernel resets the counters on each read. */
+void netdev_linux_accumulate_drops(int fd, uint64_t *drops);
+
+/* Sends 'batch' on packet socket 'fd' with sendmmsg, each frame preceded by
+ * its virtio_net_hdr (a zeroed one for packets without offload metadata),
+ * and counts into 'stats' (single writer).  Used by both providers. */
+void netdev_linux_sendmmsg(int fd, struct dp_batch *batch,
+                           struct netdev_stats *stats);
+
+#endif /* netdev-provider.h */

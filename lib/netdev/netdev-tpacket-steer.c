@@ -1,0 +1,446 @@
+/*
+ * Copyright (c) 2026 The pmdswitch authors.
+ * SPDX-License-Identifier: Apache-2.0
+ *
+ * Receive steering of the "tpacket" port provider: the fanout group of a
+ * port and its classic BPF program (see netdev-tpacket-steer.h; the design
+ * note in netdev-tpacket.c has the reasons and the kernel facts).
+ *
+ * The program.  The kernel runs it for every frame the port receives,
+ * with the frame's data starting at the network header (the MAC header is
+ * reachable at SKF_LL_OFF) and SKF_AD_PROTOCOL holding the EtherType
+ * inside the VLAN tag that the device passed as metadata.  It returns
+ * 2 * (hash % n_rxq) + mode, which the kernel takes modulo the number of
+ * members as the index of the member to deliver to.  With one queue it is
+ * just "return mode".  The program computes the flow hash itself (item 10
+ * of the design note says why the skb hash, SKF_AD_RXHASH, will not do):
+ * - IPv4: source and destination address, and for TCP, UDP and SCTP the
+ *   port pair, except in fragments (MF or an offset), whose later pieces
+ *   carry no ports.
+ * - IPv6: both addresses, and the port pair if the next header is TCP,
+ *   UDP or SCTP (after any extension header, addresses only).
+ * - Anything else, or an IP header shorter than its minimum: both MAC
+ *   addresses and the EtherType.
+ * The words are combined by XOR and mixed by the murmur3 finalizer.  Every
+ * load is guarded by a length check: a load out of bounds would end the
+ * program with 0, member 0 whatever queue 0's mode.  The per-queue modes
+ * are two 32-bit constants shifted by the queue number.  Every program
+ * computes the same hash, so a flow stays on its queue for the life of
+ * the port, whatever the modes.
+ */
+#include <autoconf.h>
+
+#include "netdev/netdev-tpacket-steer.h"
+
+#include <errno.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <linux/if_packet_compat.h>
+#include "packet/packets.h"
+#include "base/util.h"
+#include "base/vlog.h"
+
+VLOG_DEFINE_THIS_MODULE(netdev_tpacket_steer);
+
+/* The kernel's legacy limit on the members of a group joined with an int
+ * PACKET_FANOUT argument (fanout_add()). */
+#define TPACKET_STEER_KERNEL_MAX_MEMBERS 256
+BUILD_ASSERT_DECL(2 * TPACKET_STEER_MAX_RXQ
+                  <= TPACKET_STEER_KERNEL_MAX_MEMBERS);
+BUILD_ASSERT_DECL(TPACKET_STEER_MAX_RXQ <= 64);
+BUILD_ASSERT_DECL(TPACKET_LOW_LATENCY == 0 && TPACKET_THROUGHPUT == 1);
+
+/* IP protocols whose first four bytes are the port pair. */
+#define STEER_IPPROTO_TCP 6
+#define STEER_IPPROTO_UDP 17
+#define STEER_IPPROTO_SCTP 132
+
+/* Scratch memory words of the program. */
+#define STEER_M_HASH 0          /* Words of the flow, XORed. */
+#define STEER_M_QUEUE 1         /* The queue. */
+
+/* Jump targets of the program.  STEER_NEXT is the next instruction. */
+enum steer_label {
+    STEER_NEXT,
+    STEER_IPV4,
+    STEER_IPV6,
+    STEER_PORTS4,
+    STEER_PORTS6,
+    STEER_L2,
+    STEER_MIX,
+    STEER_HIGH,
+    STEER_BITS,
+    STEER_N_LABELS
+};
+
+/* A program being written.  Jumps hold label numbers until
+ * steer_asm_finish() turns them into offsets. */
+struct steer_asm {
+    struct sock_filter *insns;
+    size_t n;
+    size_t pos[STEER_N_LABELS]; /* Where each label was placed. */
+};
+
+static void
+steer_emit(struct steer_asm *a, uint16_t code, uint32_t k)
+{
+    ovs_assert(a->n < TPACKET_STEER_MAX_INSNS);
+    a->insns[a->n++] = (struct sock_filter) BPF_STMT(code, k);
+}
+
+/* Emits a conditional jump to label 'jt' if true, 'jf' if false. */
+static void
+steer_jump(struct steer_asm *a, uint16_t code, uint32_t k,
+           enum steer_label jt, enum steer_label jf)
+{
+    ovs_assert(a->n < TPACKET_STEER_MAX_INSNS);
+    a->insns[a->n++] = (struct sock_filter) BPF_JUMP(BPF_JMP | code, k, jt,
+                                                     jf);
+}
+
+static void
+steer_place(struct steer_asm *a, enum steer_label label)
+{
+    a->pos[label] = a->n;
+}
+
+/* Returns the offset from the jump at 'at' to 'label', which follows. */
+static uint32_t
+steer_offset(const struct steer_asm *a, size_t at, uint32_t label)
+{
+    if (label == STEER_NEXT) {
+        return 0;
+    }
+    ovs_assert(label < STEER_N_LABELS && a->pos[label] > at);
+    return a->pos[label] - (at + 1);
+}
+
+/* Turns the labels in jumps into offsets. */
+static void
+steer_asm_finish(struct steer_asm *a)
+{
+    for (size_t i = 0; i < a->n; i++) {
+        struct sock_filter *insn = &a->insns[i];
+
+        if (BPF_CLASS(insn->code) != BPF_JMP) {
+            continue;
+        }
+        if (BPF_OP(insn->code) == BPF_JA) {
+            insn->k = steer_offset(a, i, insn->k);
+        } else {
+            insn->jt = steer_offset(a, i, insn->jt);
+            insn->jf = steer_offset(a, i, insn->jf);
+        }
+    }
+}
+
+/* A ^= X, then X = A: folds the word in A into the running XOR in X. */
+static void
+steer_fold(struct steer_asm *a)
+{
+    steer_emit(a, BPF_ALU | BPF_XOR | BPF_X, 0);
+    steer_emit(a, BPF_MISC | BPF_TAX, 0);
+}
+
+/* M[STEER_M_HASH] ^= A, then jumps to the mix. */
+static void
+steer_add_ports(struct steer_asm *a)
+{
+    steer_emit(a, BPF_MISC | BPF_TAX, 0);
+    steer_emit(a, BPF_LD | BPF_MEM, STEER_M_HASH);
+    steer_emit(a, BPF_ALU | BPF_XOR | BPF_X, 0);
+    steer_emit(a, BPF_ST, STEER_M_HASH);
+    steer_emit(a, BPF_JMP | BPF_JA, STEER_MIX);
+}
+
+/* Jumps to 'ports' if A is TCP, UDP or SCTP, else to the mix. */
+static void
+steer_if_ports(struct steer_asm *a, enum steer_label ports)
+{
+    steer_jump(a, BPF_JEQ | BPF_K, STEER_IPPROTO_TCP, ports, STEER_NEXT);
+    steer_jump(a, BPF_JEQ | BPF_K, STEER_IPPROTO_UDP, ports, STEER_NEXT);
+    steer_jump(a, BPF_JEQ | BPF_K, STEER_IPPROTO_SCTP, ports, STEER_MIX);
+}
+
+/* A ^= A >> 'shift'. */
+static void
+steer_xorshift(struct steer_asm *a, uint32_t shift)
+{
+    steer_emit(a, BPF_MISC | BPF_TAX, 0);
+    steer_emit(a, BPF_ALU | BPF_RSH | BPF_K, shift);
+    steer_emit(a, BPF_ALU | BPF_XOR | BPF_X, 0);
+}
+
+/* Emits the code that leaves the flow hash in A. */
+static void
+steer_emit_hash(struct steer_asm *a)
+{
+    steer_emit(a, BPF_LD | BPF_W | BPF_ABS, SKF_AD_OFF + SKF_AD_PROTOCOL);
+    steer_jump(a, BPF_JEQ | BPF_K, ETH_TYPE_IP, STEER_IPV4, STEER_NEXT);
+    steer_jump(a, BPF_JEQ | BPF_K, ETH_TYPE_IPV6, STEER_IPV6, STEER_L2);
+
+    /* IPv4: the addresses at 12 and 16; the flags and fragment offset at
+     * 6; the protocol at 9; the ports after the header of IHL words. */
+    steer_place(a, STEER_IPV4);
+    steer_emit(a, BPF_LD | BPF_W | BPF_LEN, 0);
+    steer_jump(a, BPF_JGE | BPF_K, 20, STEER_NEXT, STEER_L2);
+    steer_emit(a, BPF_LD | BPF_W | BPF_ABS, 12);
+    steer_emit(a, BPF_MISC | BPF_TAX, 0);
+    steer_emit(a, BPF_LD | BPF_W | BPF_ABS, 16);
+    steer_emit(a, BPF_ALU | BPF_XOR | BPF_X, 0);
+    steer_emit(a, BPF_ST, STEER_M_HASH);
+    steer_emit(a, BPF_LD | BPF_H | BPF_ABS, 6);
+    steer_jump(a, BPF_JSET | BPF_K, 0x3fff, STEER_MIX, STEER_NEXT);
+    steer_emit(a, BPF_LD | BPF_B | BPF_ABS, 9);
+    steer_if_ports(a, STEER_PORTS4);
+    steer_place(a, STEER_PORTS4);
+    steer_emit(a, BPF_LDX | BPF_B | BPF_MSH, 0);
+    steer_emit(a, BPF_LD | BPF_W | BPF_LEN, 0);
+    steer_emit(a, BPF_ALU | BPF_SUB | BPF_K, 4);
+    steer_jump(a, BPF_JGE | BPF_X, 0, STEER_NEXT, STEER_MIX);
+    steer_emit(a, BPF_LD | BPF_W | BPF_IND, 0);
+    steer_add_ports(a);
+
+    /* IPv6: the addresses at 8 to 40, the next header at 6, the ports at
+     * 40. */
+    steer_place(a, STEER_IPV6);
+    steer_emit(a, BPF_LD | BPF_W | BPF_LEN, 0);
+    steer_jump(a, BPF_JGE | BPF_K, 40, STEER_NEXT, STEER_L2);
+    steer_emit(a, BPF_LD | BPF_W | BPF_ABS, 8);
+    steer_emit(a, BPF_MISC | BPF_TAX, 0);
+    for (uint32_t ofs = 12; ofs < 40; ofs += 4) {
+        steer_emit(a, BPF_LD | BPF_W | BPF_ABS, ofs);
+        steer_fold(a);
+    }
+    steer_emit(a, BPF_ST, STEER_M_HASH);
+    steer_emit(a, BPF_LD | BPF_B | BPF_ABS, 6);
+    steer_if_ports(a, STEER_PORTS6);
+    steer_place(a, STEER_PORTS6);
+    steer_emit(a, BPF_LD | BPF_W | BPF_LEN, 0);
+    steer_jump(a, BPF_JGE | BPF_K, 44, STEER_NEXT, STEER_MIX);
+    steer_emit(a, BPF_LD | BPF_W | BPF_ABS, 40);
+    steer_add_ports(a);
+
+    /* Anything else: the 12 bytes of MAC addresses and the EtherType. */
+    steer_place(a, STEER_L2);
+    steer_emit(a, BPF_LD | BPF_W | BPF_ABS, SKF_LL_OFF + 0);
+    steer_emit(a, BPF_MISC | BPF_TAX, 0);
+    steer_emit(a, BPF_LD | BPF_W | BPF_ABS, SKF_LL_OFF + 4);
+    steer_fold(a);
+    steer_emit(a, BPF_LD | BPF_W | BPF_ABS, SKF_LL_OFF + 8);
+    steer_fold(a);
+    steer_emit(a, BPF_LD | BPF_W | BPF_ABS, SKF_AD_OFF + SKF_AD_PROTOCOL);
+    steer_emit(a, BPF_ALU | BPF_XOR | BPF_X, 0);
+    steer_emit(a, BPF_ST, STEER_M_HASH);
+
+    /* The murmur3 32-bit finalizer, so that flows differing in a few bits
+     * (one port) spread over the queues. */
+    steer_place(a, STEER_MIX);
+    steer_emit(a, BPF_LD | BPF_MEM, STEER_M_HASH);
+    steer_xorshift(a, 16);
+    steer_emit(a, BPF_ALU | BPF_MUL | BPF_K, 0x85ebca6b);
+    steer_xorshift(a, 13);
+    steer_emit(a, BPF_ALU | BPF_MUL | BPF_K, 0xc2b2ae35);
+    steer_xorshift(a, 16);
+}
+
+size_t
+tpacket_steer_build(struct sock_filter *insns, int n_rxq, uint64_t modes)
+{
+    struct steer_asm a = { .insns = insns };
+
+    ovs_assert(n_rxq >= 1 && n_rxq <= TPACKET_STEER_MAX_RXQ);
+    if (n_rxq == 1) {
+        steer_emit(&a, BPF_RET | BPF_K, modes & 1);
+        return a.n;
+    }
+
+    steer_emit_hash(&a);
+    steer_emit(&a, BPF_ALU | BPF_MOD | BPF_K, n_rxq);
+    steer_emit(&a, BPF_ST, STEER_M_QUEUE);
+
+    /* X = the queue's bit of 'modes'.  A shift count must stay below
+     * 32. */
+    if (n_rxq > 32) {
+        steer_jump(&a, BPF_JGE | BPF_K, 32, STEER_HIGH, STEER_NEXT);
+        steer_emit(&a, BPF_MISC | BPF_TAX, 0);
+        steer_emit(&a, BPF_LD | BPF_IMM, (uint32_t) modes);
+        steer_emit(&a, BPF_JMP | BPF_JA, STEER_BITS);
+        steer_place(&a, STEER_HIGH);
+        steer_emit(&a, BPF_ALU | BPF_SUB | BPF_K, 32);
+        steer_emit(&a, BPF_MISC | BPF_TAX, 0);
+        steer_emit(&a, BPF_LD | BPF_IMM, (uint32_t) (modes >> 32));
+        steer_place(&a, STEER_BITS);
+    } else {
+        steer_emit(&a, BPF_MISC | BPF_TAX, 0);
+        steer_emit(&a, BPF_LD | BPF_IMM, (uint32_t) modes);
+    }
+    steer_emit(&a, BPF_ALU | BPF_RSH | BPF_X, 0);
+    steer_emit(&a, BPF_ALU | BPF_AND | BPF_K, 1);
+    steer_emit(&a, BPF_MISC | BPF_TAX, 0);
+
+    /* Return 2 * queue + mode. */
+    steer_emit(&a, BPF_LD | BPF_MEM, STEER_M_QUEUE);
+    steer_emit(&a, BPF_ALU | BPF_LSH | BPF_K, 1);
+    steer_emit(&a, BPF_ALU | BPF_ADD | BPF_X, 0);
+    steer_emit(&a, BPF_RET | BPF_A, 0);
+
+    steer_asm_finish(&a);
+    return a.n;
+}
+
+static int
+steer_setsockopt_int(int fd, int level, int name, int value)
+{
+    return setsockopt(fd, level, name, &value, sizeof value) ? errno : 0;
+}
+
+/* Installs the program for 'n_rxq' queues and 'modes' in the group of
+ * member 'fd'.  Replacing a program waits for a grace period. */
+static int
+steer_install(int fd, int n_rxq, uint64_t modes, size_t *n_insnsp)
+{
+    struct sock_filter insns[TPACKET_STEER_MAX_INSNS];
+    struct sock_fprog prog;
+
+    prog.len = tpacket_steer_build(insns, n_rxq, modes);
+    prog.filter = insns;
+    if (setsockopt(fd, SOL_PACKET, PACKET_FANOUT_DATA, &prog, sizeof prog)) {
+        return errno;
+    }
+    *n_insnsp = prog.len;
+    return 0;
+}
+
+int
+tpacket_steer_hold(int fd)
+{
+    struct sock_filter insn = BPF_STMT(BPF_RET | BPF_K, 0);
+    struct sock_fprog prog = { .len = 1, .filter = &insn };
+
+    return (setsockopt(fd, SOL_SOCKET, SO_ATTACH_FILTER, &prog, sizeof prog)
+            ? errno : 0);
+}
+
+/* Discards the frames queued on 'fd' (a socket error stops it). */
+static void
+steer_discard(int fd)
+{
+    uint8_t buf[64];            /* Room for a vnet header. */
+
+    while (recv(fd, buf, sizeof buf, MSG_DONTWAIT | MSG_TRUNC) >= 0) {
+        continue;
+    }
+}
+
+/* Makes 'fd' the first member of a new group with a unique id.  Returns 0
+ * or a positive errno. */
+static int
+steer_create(struct tpacket_steer *st, int fd, const char **stepp)
+{
+    int type = PACKET_FANOUT_CBPF | PACKET_FANOUT_FLAG_IGNORE_OUTGOING;
+    socklen_t len;
+    int value;
+    int error;
+
+    /* The kernel picks an id that no group in the namespace uses. */
+    if (steer_setsockopt_int(fd, SOL_PACKET, PACKET_FANOUT,
+                             (type | PACKET_FANOUT_FLAG_UNIQUEID) << 16)) {
+        /* Older kernels lack IGNORE_OUTGOING for groups; netdev-tpacket.c
+         * then skips the port's own frames by packet type. */
+        type &= ~PACKET_FANOUT_FLAG_IGNORE_OUTGOING;
+        error = steer_setsockopt_int(fd, SOL_PACKET, PACKET_FANOUT,
+                                     (type | PACKET_FANOUT_FLAG_UNIQUEID)
+                                     << 16);
+        if (error) {
+            *stepp = "cannot create fanout group";
+            return error;
+        }
+        VLOG_INFO("kernel lacks PACKET_FANOUT_FLAG_IGNORE_OUTGOING; "
+                  "skipping outgoing frames in userspace");
+    }
+    len = sizeof value;
+    if (getsockopt(fd, SOL_PACKET, PACKET_FANOUT, &value, &len)) {
+        *stepp = "cannot read fanout group id";
+        return errno;
+    }
+    st->id = value & 0xffff;
+    st->ignores_outgoing = (type & PACKET_FANOUT_FLAG_IGNORE_OUTGOING) != 0;
+    return 0;
+}
+
+int
+tpacket_steer_init(struct tpacket_steer *st,
+                   const int fds[][TPACKET_N_MODES], int n_rxq,
+                   uint64_t modes, const char **stepp)
+{
+    int type;
+    int error;
+
+    ovs_assert(n_rxq >= 1 && n_rxq <= TPACKET_STEER_MAX_RXQ);
+    memset(st, 0, sizeof *st);
+    st->fd = fds[0][TPACKET_LOW_LATENCY];
+    st->n_rxq = n_rxq;
+    error = steer_create(st, st->fd, stepp);
+    if (error) {
+        return error;
+    }
+    /* The first program comes without a grace period.  Until every
+     * member has joined, the kernel takes its result modulo fewer members,
+     * but every member drops what it gets. */
+    error = steer_install(st->fd, n_rxq, modes, &st->n_insns);
+    if (error) {
+        *stepp = "cannot set steering program";
+        return error;
+    }
+
+    /* Groups must agree on type and flags; UNIQUEID applies to the first
+     * member only. */
+    type = PACKET_FANOUT_CBPF;
+    if (st->ignores_outgoing) {
+        type |= PACKET_FANOUT_FLAG_IGNORE_OUTGOING;
+    }
+    for (int i = 1; i < 2 * n_rxq; i++) {
+        error = steer_setsockopt_int(fds[i / 2][i % 2], SOL_PACKET,
+                                     PACKET_FANOUT, (type << 16) | st->id);
+        if (error) {
+            *stepp = "cannot join fanout group";
+            return error;
+        }
+    }
+
+    /* Installing the same program again waits for a grace period: after
+     * it, no delivery that passed a member before its hold, or came
+     * through its own hook before it joined, is still under way.  So
+     * every frame a member queued outside the group is queued by now, and
+     * discarding the queues leaves none behind. */
+    error = steer_install(st->fd, n_rxq, modes, &st->n_insns);
+    if (error) {
+        *stepp = "cannot set steering program";
+        return error;
+    }
+    for (int i = 0; i < 2 * n_rxq; i++) {
+        steer_discard(fds[i / 2][i % 2]);
+    }
+    for (int i = 0; i < 2 * n_rxq; i++) {
+        error = steer_setsockopt_int(fds[i / 2][i % 2], SOL_SOCKET,
+                                     SO_DETACH_FILTER, 0);
+        if (error) {
+            *stepp = "cannot detach filter";
+            return error;
+        }
+    }
+    st->modes = modes;
+    return 0;
+}
+
+int
+tpacket_steer_set_modes(struct tpacket_steer *st, uint64_t modes)
+{
+    int error = steer_install(st->fd, st->n_rxq, modes, &st->n_insns);
+
+    if (!error) {
+        st->modes = modes;
+    }
+    return error;
+}

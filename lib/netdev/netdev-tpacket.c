@@ -1,0 +1,1482 @@
+/*
+ * Copyright (c) 2026 The pmdswitch authors.
+ * SPDX-License-Identifier: Apache-2.0
+ *
+ * The "tpacket" port provider: receive from a memory-mapped TPACKET_V3
+ * AF_PACKET ring under load and from a plain packet socket by recvmmsg()
+ * otherwise, transmit by sendmmsg().
+ *
+ * DESIGN NOTE
+ *
+ * Summary.  Each rx queue owns two receive sockets on its interface: a
+ * low-latency socket without a ring, read with recvmmsg(), and a
+ * throughput socket with a TPACKET_V3 ring.  All of a port's receive
+ * sockets are members of one PACKET_FANOUT_CBPF group, whose classic BPF
+ * program, swapped at run time, tells the kernel which to deliver each
+ * frame to: the queue by a hash of the frame's flow, and within the queue
+ * the socket of the queue's current mode.  Light traffic and large-frame
+ * TCP go to the low-latency socket, which hands each frame over as soon as
+ * it is queued (no block timeout) and has the kernel copy it on the PMD's
+ * own core; floods of small frames (judged by frames per ms and by full
+ * batches, never by bytes) go to the V3 ring, whose 1 MB blocks carry them
+ * with no system call, already copied on the sender's core.  A switch
+ * never duplicates, loses or reorders a frame.
+ * Each tx queue sends with sendmmsg() on a transmit-only socket, for the
+ * ring straight from the receive slot.
+ *
+ * 1. Why two sockets.  A V3 block reaches userspace only when it is full or
+ * its retire timer fires, and the timer is at least 1 ms: at low rates
+ * every frame would wait for it (ping through the switch about 2 ms, and
+ * TCP, whose ACKs are sparse, slows down).  So sparse traffic needs a path
+ * without a timer.  That path used to be a TPACKET_V2 ring, but on veth
+ * the copy into any packet socket ring runs in the softirq of the CPU that
+ * transmitted into the veth, the traffic generator's: with rings only, all
+ * the receive copying lands on the sender's core.  A plain socket only
+ * queues a reference to the skb there; recvmmsg() makes the copy on the
+ * PMD's core.  For 64 KB GSO frames the copy is most of the work, and
+ * moving it off the sender wins: one iperf3 TCP stream through the switch
+ * (switch on core 1, both endpoints on core 0) measured 10.6 Gbit/s with
+ * the V2 ring, 10.4-13.7 with the V3 ring, 14.0-15.1 with recvmmsg, 13.8
+ * for a direct veth pair.  For 64-byte frames the per-frame cost of the
+ * system call path is what limits, and the ring wins: 0.329 Mpps against
+ * 0.197.  Ping p50 was the same on both paths (21-30 us ring, 23 us
+ * recvmmsg), against 2-4 ms with the port pinned to the V3 ring.  With
+ * the plain socket in place of the V2 ring (same setup, median of 3):
+ * TCP 15.8 Gbit/s instead of 9.6 (the mmsg provider: 15.8-16.1), ping p50
+ * 18 us instead of 19, 64-byte frames 0.304 Mpps instead of 0.320.  The
+ * last is the price of the design: the other, idle port's low-latency
+ * socket costs a system call per poll where the V2 ring cost a load.
+ *
+ * 2. Steering.  The fanout group's members are, in join order, the
+ * low-latency socket (member 0) and the throughput socket (member 1) of
+ * queue 0, then those of queue 1, and so on: member 2 * q + mode.  The
+ * steering program (netdev-tpacket-steer.c) returns
+ * 2 * (flow hash % n_rxq) + mode[q]; with one queue, just the mode.  The
+ * kernel takes the result modulo the number of members as the index of
+ * the socket to deliver to.  The control thread replaces the program
+ * with setsockopt(PACKET_FANOUT_DATA).  The kernel publishes the new
+ * program with RCU and, because there was an old one, calls
+ * synchronize_net() before the setsockopt returns.  Every delivery runs
+ * inside an RCU read-side section (the receive core's rcu_read_lock() with
+ * bottom halves off, from demux through queueing the skb or writing the
+ * ring), so when the call returns, every frame the old program chose is
+ * queued on the old socket, and every later frame goes to the new one.  The
+ * PMD therefore reads the old socket dry and only then the new one: no
+ * frame is read twice or out of order.
+ *
+ * 3. The switch handshake.  setsockopt() can sleep for a grace period, so
+ * only the control thread (netdev_run(), at least every ms) calls it.  It
+ * then publishes the new mode in 'steer' with a release store.  The PMD
+ * loads 'steer' with acquire at the start of each rxq_recv and, while it
+ * differs from the socket it reads ('mode'), drains the old one first:
+ * - Low-latency to throughput: recvmmsg() until it fails with EAGAIN.
+ *   Everything steered there is queued already, so an empty queue stays
+ *   empty.  (A short count is not enough: recvmmsg() also stops early on a
+ *   pending socket error, such as ENETDOWN, with frames still queued.)
+ * - Throughput to low-latency: read retired V3 blocks; when the block at
+ *   the cursor still belongs to the kernel, it is the block the kernel has
+ *   open.  Its num_pkts, read as a hint, says whether frames steered before
+ *   the switch wait in it.  If 0, the ring is dry; otherwise the block's
+ *   timer retires it within one timeout and the PMD keeps waiting for it,
+ *   delivering nothing from the low-latency socket meanwhile.  (After a
+ *   ring overrun num_pkts may be stale; the kernel's timer reopens such a
+ *   block, which zeroes it, so the wait is still bounded by the timeout.)
+ * Within one call the PMD moves on to the new socket as soon as the old one
+ * is dry, sets 'mode' and copies it to 'pmd_mode', which the control
+ * thread checks before it starts another switch.
+ *
+ * 4. When to switch: netdev-tpacket-policy.c decides, and documents the
+ * thresholds and why.  In short, the PMD only counts frames, bytes, busy
+ * and full low-latency polls; netdev_run() feeds the counters to the
+ * policy, which asks for the ring when a window has 100 frames per ms
+ * or mostly full batches of small frames (never by bytes, so large-frame
+ * TCP stays on the low-latency socket), and for the low-latency socket
+ * once every window for 20 ms or more (8 block timeouts if longer) stayed
+ * below half the rate that caused the switch (16 to 50 frames per ms).
+ * Each switch holds the mode for 10 ms, doubled up to 250 ms on flapping.
+ * netdev_tpacket_run() makes the switches the queues' policies ask for.
+ *
+ * 5. Memory (per rx queue).
+ * - Throughput ring, TPACKET_V3, block timeout 1 ms.  With one queue, 16
+ *   blocks of 1 MB (16 MB): 1 MB blocks measured best for bulk traffic
+ *   (the kernel retires and wakes per block; 1-4 MB all did well).  16
+ *   blocks hold about 75,000 64-byte frames (224 bytes of slot each), 0.2 s
+ *   of the flood that brings a port here.  With more queues the port's
+ *   rings share the same 16 MB, each queue's at least 1 MB, and blocks
+ *   shrink to 256 KB before their number drops below 16:
+ *     n_rxq 1: 16 x 1 MB; 2: 16 x 512 KB; 3-4: 16 x 256 KB (4 MB per
+ *     queue, 16 MB for 4 queues); 5-8: 8 x 256 KB; 9-64: 4 x 256 KB
+ *     (1 MB per queue, 64 MB for 64 queues).
+ *   Why smaller blocks rather than fewer: the queues that reach the ring
+ *   carry floods of small frames, 78 KB of slots per ms at 0.35 Mpps, so
+ *   their blocks retire by the timer long before they fill, whatever
+ *   their size above that; what the ring must hold is time, the blocks
+ *   the PMD has not handed back yet, about one ms each at those rates (16
+ *   blocks bridge a 16 ms stall of the PMD, 4 blocks 4 ms).  Block size
+ *   counts for large-frame bulk traffic, which the policy keeps on the
+ *   low-latency socket.  A 256 KB block still holds three frames of the
+ *   largest size, and the kernel allocates it more easily (each block is
+ *   one piece of memory, order 6 instead of 8).  Smaller blocks were not
+ *   measured for speed.
+ *   The timeout only bounds the tail of a burst and the drain on a switch
+ *   back, since sparse traffic goes to the other socket; 1 ms is the
+ *   kernel's minimum.
+ * - PACKET_RESERVE of DP_PACKET_HEADROOM (64) bytes on the ring: with the
+ *   gap the kernel leaves before a 14-byte MAC header, 88 writable bytes
+ *   precede each frame (the vnet header's 10 among them), enough to put
+ *   back a VLAN tag and for later push_vlan actions, without touching the
+ *   kernel's per-frame header.
+ * - Low-latency socket: a 16 MB receive buffer (8 MB forced past
+ *   rmem_max by netdev_linux_packet_socket(), doubled by the kernel),
+ *   charged per queued skb: a few hundred 64 KB frames or some ten
+ *   thousand small ones.  It must absorb a flood for as long as a switch
+ *   to the ring takes (a window, then an RCU grace period, with the
+ *   control thread sharing a busy core); its kernel drops are counted.
+ *   The recvmmsg() receiver has 32 buffers of 65,728 bytes (2 MB of
+ *   process memory per queue, touched as large frames arrive).
+ *
+ * 6. Receive.  A batch points into provider memory, valid until the next
+ * rxq_recv.  The low-latency socket is read by the receiver shared with
+ * the mmsg provider (netdev-mmsg-rx.c): the kernel scatters the vnet header
+ * into the packet and the frame into a buffer after VLAN headroom, and a
+ * VLAN tag from PACKET_AUXDATA is put back.  From the ring, blocks are
+ * handed back (status TP_STATUS_KERNEL, release store) at the start of the
+ * next call, a block only once every frame in it has been read, possibly
+ * over several calls (a cursor keeps the place in a half-read block).  Per
+ * ring frame: the 10-byte virtio_net_hdr just before the MAC header is
+ * copied into the packet first (putting a VLAN tag back moves the MAC
+ * addresses over it); a VLAN tag the kernel passed as metadata is put back
+ * in the frame (TPID from the kernel, else 0x8100), and the vnet header's
+ * offsets move with it; the kernel's rxhash becomes the RSS hash.  On both
+ * paths, dropped and counted: truncated frames as rx_truncated, runts as
+ * rx_errors, frames the port itself sent (PACKET_OUTGOING, normally kept
+ * out by the group's PACKET_FANOUT_FLAG_IGNORE_OUTGOING; older kernels
+ * lack it) in a status counter.  Kernel drops (PACKET_STATISTICS, reset
+ * on read) of both sockets are accumulated into rx_ring_full by
+ * netdev_run().
+ *
+ * 7. Transmit: sendmmsg() with the vnet header in front of each frame, on
+ * a per-tx-queue socket bound with protocol 0 (it receives nothing).  On
+ * veth it beat the tx ring, which copies twice.  PACKET_QDISC_BYPASS stays
+ * off: with it, a GSO frame to a port without TSO is dropped silently.
+ *
+ * 8. Kernel facts relied on, checked against net/packet/af_packet.c:
+ * - packet_rcv_fanout() reads num_members once per frame and delivers to
+ *   f->arr[idx]; for PACKET_FANOUT_CBPF, idx is fanout_demux_bpf(): the
+ *   program's result modulo num_members, or 0 when no program is set (a
+ *   program stopped by a load out of bounds returns 0 too).  Each member
+ *   gets the frame through its own receive function, so ring and ringless
+ *   members mix in a group, and a member's socket filter still applies,
+ *   after the choice.
+ * - The program sees the frame from the network header (ptype_all
+ *   handlers get it with the MAC header pulled; "ldb [0]" read 0x45 for
+ *   IPv4); SKF_LL_OFF reaches the MAC header; SKF_AD_PROTOCOL is
+ *   skb->protocol in host order, the EtherType inside a VLAN tag the
+ *   device passed as metadata; SKF_AD_RXHASH is skb->hash as is, never
+ *   computed on the way (see item 10).
+ * - packet_rcv() (no ring) only queues the skb, a clone if it is shared;
+ *   the copy to userspace happens in recvmsg().  tpacket_rcv() copies into
+ *   the ring in the delivering softirq.  Both run under the RCU read lock
+ *   of the device's receive path.
+ * - fanout_add() links a joining socket with __fanout_link(), which
+ *   appends it at f->arr[num_members], so member indices follow join
+ *   order; unlinking moves the last member into the hole.  A socket joins
+ *   only if bound (running) to the group's device and protocol; joining
+ *   removes its own hook without waiting for a grace period.  A group
+ *   joined with an int argument holds at most 256 members.
+ * - A link down unlinks every member and a link up relinks them in the
+ *   order of the namespace's socket list, which is creation order
+ *   (sk_add_node_tail_rcu() in packet_create()).  So the sockets are
+ *   created in member order, q0 low-latency, q0 throughput, q1
+ *   low-latency, ..., and the order survives a link flap.  While they are
+ *   relinked one by one, results are taken modulo fewer members: a frame
+ *   arriving in that moment can land on another socket of the port, where
+ *   it waits until that socket is read again (never, for a queue pinned
+ *   to the other mode).
+ * - __fanout_set_data_bpf() calls synchronize_net() only when it replaces
+ *   a program; SO_ATTACH_FILTER does not wait.
+ * - PACKET_VERSION, PACKET_VNET_HDR and PACKET_RESERVE must precede
+ *   PACKET_RX_RING (EBUSY after); the ring must precede joining the group
+ *   (setting a ring re-registers the socket, which would relink it last).
+ * - A V3 block is retired by its timer only if it holds frames, and the
+ *   timer reopens a block that was freed while the ring was frozen; a block
+ *   is opened with num_pkts 0.
+ * - recvmmsg() with MSG_DONTWAIT fails with EAGAIN only when the queue is
+ *   empty; a pending sk_err is returned (and cleared) before the queue is
+ *   looked at.
+ * - PACKET_FANOUT_FLAG_UNIQUEID makes the kernel pick a group id unused in
+ *   the namespace (read back with getsockopt(PACKET_FANOUT)); groups must
+ *   agree on flags, so the other members join with the same flags.
+ * - sk_filter_func_proto() (net/core/filter.c) offers eBPF socket filter
+ *   programs, the kind PACKET_FANOUT_EBPF takes, no bpf_get_hash_recalc().
+ * Not assumed: the exact timer implementation; the drain tolerates any
+ * retire delay.
+ *
+ * 9. Knobs, read from the environment when a port is opened:
+ * - PMDSWITCH_TPACKET_MODE=auto|low-latency|throughput: "auto" (default)
+ *   switches as above; the other two pin the mode, for tests and
+ *   benchmarks.
+ * - PMDSWITCH_TPACKET_BLOCK_TIMEOUT_MS=1..10000: the V3 block timeout
+ *   (default 1).
+ *
+ * 10. More than one rx queue (up to 64, netdev.c's NETDEV_MAX_RXQ).  A
+ * group per queue cannot work: every fanout group on a device gets its own
+ * copy of every frame, so each queue would see all traffic.  So a port has
+ * one group of 2 * n_rxq members (item 2).  Each queue keeps its own
+ * sockets, ring, receiver, counters, policy and switch handshake; the
+ * port's statistics sum the queues.
+ * - The flow hash is computed by the program from the frame: IPv4 or IPv6
+ *   addresses and TCP, UDP or SCTP ports (addresses only for fragments and
+ *   behind IPv6 extension headers), otherwise MAC addresses and EtherType
+ *   (netdev-tpacket-steer.c).  The kernel's skb hash would not do: on a
+ *   veth, frames from packet sockets and from unconnected UDP sockets
+ *   reached a CBPF group with hash 0 (measured on 6.18), and for TCP it is
+ *   the sending socket's random txhash, which the sender changes after a
+ *   retransmission timeout.  An eBPF program cannot ask the kernel to
+ *   compute it either.  Every program computes the same hash, so a flow
+ *   stays on one queue whatever the modes.
+ * - The per-queue modes are two 32-bit constants in the program, bit q for
+ *   queue q.  netdev_tpacket_run() runs every queue's policy, then makes
+ *   all the switches they ask for with one new program, so with one grace
+ *   period, and then publishes each switched queue's 'steer'.  For a queue
+ *   whose bit did not change, the old and the new program choose the same
+ *   member for every frame, so its PMD sees nothing happen; only switching
+ *   queues drain.
+ * - Opening.  The sockets are all created, in member order, before the
+ *   group exists, each with a filter that drops everything
+ *   (tpacket_steer_hold()): a bound socket outside the group gets its own
+ *   copy of every frame.  Then the first low-latency socket creates the
+ *   group, the others join in order, the program is installed a second
+ *   time to wait for a grace period, the frames the sockets queued before
+ *   their filters are discarded, and the filters come off.  A frame that
+ *   arrives while a port opens may be lost, never duplicated.
+ * - Cost: per queue the ring (item 5), 2 MB of receive buffers and two
+ *   sockets; per frame, with n_rxq > 1, about 50 classic BPF instructions
+ *   (JIT-compiled) instead of one.  Opening a port took about 10 ms per
+ *   queue and closing it about 35 ms (the kernel waits for grace periods
+ *   when it creates a ring and when it closes a packet socket): 0.05 and
+ *   0.14 s for 4 queues, 0.7 and 2.1 s for 64.
+ *
+ * 11. Limits.  The RSS hash is the kernel's only in throughput mode; in
+ * low-latency mode packets carry none and the datapath computes its own,
+ * so a flow's hash can differ between modes.  In low-latency mode the
+ * receive copy costs PMD cycles that the ring would leave to the sender;
+ * with many busy large-frame ports on one PMD, the policy's rule (b) does
+ * not move them.  Queues split flows, not load: a few heavy flows can
+ * share a queue while another idles.
+ */
+#include <autoconf.h>
+
+#ifdef HAVE_TPACKET_V3
+
+#include "netdev/netdev-provider.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <unistd.h>
+#include <arpa/inet.h>
+#include <linux/filter.h>
+#include <linux/if_ether.h>
+#include <linux/if_packet_compat.h>
+#include <linux/virtio_net.h>
+#include "base/ds.h"
+#include "netdev/netdev-mmsg-rx.h"
+#include "netdev/netdev-tpacket-policy.h"
+#include "netdev/netdev-tpacket-steer.h"
+#include "packet/packets.h"
+#include "base/util.h"
+#include "base/vlog.h"
+
+VLOG_DEFINE_THIS_MODULE(netdev_tpacket);
+
+/* Largest frame accepted: a 64 KB GSO frame with its Ethernet header and
+ * two VLAN tags, rounded up. */
+#define TPACKET_FRAME_MAX (65536 + 64)
+
+/* Headroom the kernel leaves before the vnet header of each frame. */
+#define TPACKET_RESERVE DP_PACKET_HEADROOM
+
+/* Throughput rings (TPACKET_V3); see "Memory". */
+#define TPACKET_TP_PORT_BYTES (16u << 20)   /* A port's rings in all. */
+#define TPACKET_TP_QUEUE_MIN_BYTES (1u << 20) /* But at least per queue. */
+#define TPACKET_TP_BLOCK_MAX (1u << 20)
+#define TPACKET_TP_BLOCK_MIN (256u << 10)
+#define TPACKET_TP_MAX_BLOCKS 16
+#define TPACKET_TP_TIMEOUT_MS 1
+#define TPACKET_TP_TIMEOUT_MAX_MS 10000
+
+BUILD_ASSERT_DECL(TPACKET_TP_BLOCK_MIN > 3 * TPACKET_FRAME_MAX);
+BUILD_ASSERT_DECL(TPACKET_TP_QUEUE_MIN_BYTES >= 4 * TPACKET_TP_BLOCK_MIN);
+BUILD_ASSERT_DECL(DP_PACKET_HEADROOM >= VLAN_HEADER_LEN);
+
+/* Most rx queues per port (see "More than one rx queue"). */
+#define TPACKET_MAX_RXQ TPACKET_STEER_MAX_RXQ
+
+/* Not a mode: switch between the two by load. */
+#define TPACKET_AUTO (-1)
+
+static const char *const tpacket_mode_names[TPACKET_N_MODES] = {
+    "low-latency", "throughput",
+};
+
+/* Size of each throughput ring of a port. */
+struct tpacket_ring_size {
+    uint32_t block_size;        /* Bytes per block. */
+    uint32_t n_blocks;
+};
+
+/* The throughput socket's ring: the kernel fills a block and hands it over
+ * when it is full or its timer expires.  PMD only after construction. */
+struct tpacket_ring_v3 {
+    uint8_t *map;               /* mmap()ed ring, owned by the port. */
+    uint32_t block_size;        /* Bytes per block. */
+    uint32_t n_blocks;
+    uint32_t cur;               /* Block being read, or next to read. */
+    uint32_t n_left;            /* Frames of block 'cur' not read yet; 0 if
+                                 * 'cur' has not been opened. */
+    uint8_t *next;              /* Next frame header in block 'cur'. */
+    uint32_t n_done;            /* Fully read blocks before 'cur' not yet
+                                 * given back. */
+};
+
+/* Counters beyond struct netdev_stats.  Written by the rx queue's PMD with
+ * netdev_counter_add(), read by anyone with netdev_counter_read(). */
+struct tpacket_rx_counters {
+    uint64_t frames[TPACKET_N_MODES]; /* Frames delivered, per socket. */
+    uint64_t outgoing;          /* Frames the port sent, skipped in the
+                                 * ring (the low-latency receiver counts
+                                 * its own). */
+    uint64_t losing;            /* Blocks with TP_STATUS_LOSING: the kernel
+                                 * dropped frames before them. */
+    uint64_t polls_busy;        /* Low-latency polls that returned frames. */
+    uint64_t polls_full;        /* Low-latency polls that filled a batch. */
+    uint64_t blocks_full;       /* V3 blocks retired because full. */
+    uint64_t blocks_timeout;    /* V3 blocks retired by their timer. */
+};
+
+struct netdev_rxq_tpacket {
+    struct netdev_rxq up;
+
+    /* PMD only. */
+    struct tpacket_ring_v3 tp;
+    int mode;                   /* Socket the PMD reads (enum tpacket_mode). */
+    struct dp_packet packets[DP_BATCH_SIZE]; /* For frames from the ring. */
+
+    /* The low-latency socket's receiver, set up at construction; then PMD
+     * only, except its counters, which anyone may read. */
+    struct netdev_mmsg_rx ll;
+
+    /* Counters: rx_ring_full written by the control thread, the rest by the
+     * PMD; read by anyone with netdev_counter_read(). */
+    struct netdev_stats stats CACHE_ALIGNED;
+    struct tpacket_rx_counters rx;
+
+    /* The switch handshake (see "The switch handshake" above). */
+    int steer CACHE_ALIGNED;    /* Mode the kernel steers to.  Stored by the
+                                 * control thread with release once the
+                                 * steering program is in place; loaded by
+                                 * the PMD with acquire. */
+    int pmd_mode;               /* Copy of 'mode', stored by the PMD,
+                                 * loaded by the control thread. */
+
+    /* Set at construction, then read only (the PMD waits on them). */
+    int fds[TPACKET_N_MODES];   /* Receive sockets, indexed by mode; the
+                                 * port's. */
+
+    /* Control thread only (read-only for get_status). */
+    uint64_t drops[TPACKET_N_MODES]; /* PACKET_STATISTICS drops per
+                                      * socket, accumulated. */
+    uint64_t n_switches[TPACKET_N_MODES]; /* Switches into each mode. */
+    struct tpacket_policy policy; /* Decides when to switch. */
+};
+
+/* The receive sockets of one rx queue.  The port owns them: a port's
+ * sockets are created, put in its fanout group and closed together. */
+struct tpacket_rx_socks {
+    int fds[TPACKET_N_MODES];   /* Indexed by mode; -1 if not open. */
+    uint8_t *map;               /* The throughput socket's ring, or NULL. */
+    int ll_rcvbuf;              /* SO_RCVBUF of the low-latency socket. */
+};
+
+struct netdev_tpacket {
+    struct netdev up;
+
+    /* Set at construction, then read only. */
+    struct netdev_linux_txq *txqs;  /* up.n_txq entries. */
+    int forced;                 /* PMDSWITCH_TPACKET_MODE. */
+    int timeout_ms;             /* PMDSWITCH_TPACKET_BLOCK_TIMEOUT_MS. */
+    struct tpacket_ring_size ring; /* Of each rx queue. */
+    struct tpacket_rx_socks *socks; /* up.n_rxq entries. */
+
+    /* Control thread only (read-only for get_status). */
+    struct tpacket_steer steer; /* The fanout group and its program. */
+    uint64_t n_programs;        /* Programs installed after the first. */
+    int steer_error;            /* Last steering failure, or 0. */
+
+    /* Written by the control thread, read by PMDs (relaxed): 0, or the
+     * errno rxq_recv returns when it has no frames (the link is gone). */
+    int link_error;
+};
+
+/* What the kernel reports about one ring frame. */
+struct tpacket_frame {
+    uint32_t status;
+    uint32_t len;
+    uint32_t snaplen;
+    uint32_t rxhash;            /* 0 if none. */
+    uint16_t mac;               /* Offset of the MAC header in the slot. */
+    uint16_t vlan_tci;
+    uint16_t vlan_tpid;
+    uint8_t pkttype;
+};
+
+/* Tallies of one rxq_recv call, added to the counters once per call.  The
+ * low-latency receiver counts its packets, bytes and drops itself. */
+struct tpacket_tally {
+    uint64_t n_bytes;           /* Ring frames only. */
+    uint32_t n_frames[TPACKET_N_MODES];
+    uint32_t n_truncated;
+    uint32_t n_runts;
+    uint32_t n_outgoing;
+    uint32_t n_losing;
+    uint32_t n_blocks_full;
+    uint32_t n_blocks_timeout;
+    int ll_error;               /* Low-latency socket error, or 0. */
+};
+
+static struct netdev_tpacket *
+netdev_tpacket_cast(const struct netdev *netdev)
+{
+    return CONTAINER_OF(netdev, struct netdev_tpacket, up);
+}
+
+static struct netdev_rxq_tpacket *
+netdev_rxq_tpacket_cast(const struct netdev_rxq *rxq)
+{
+    return CONTAINER_OF(rxq, struct netdev_rxq_tpacket, up);
+}
+
+/* ---- Receive (PMD). ---- */
+
+static struct tpacket_block_desc *
+tp_block(const struct tpacket_ring_v3 *r, uint32_t i)
+{
+    return (struct tpacket_block_desc *) (void *)
+           (r->map + (size_t) i * r->block_size);
+}
+
+static uint32_t
+ring_next(uint32_t i, uint32_t n)
+{
+    return i + 1 < n ? i + 1 : 0;
+}
+
+/* Index 'back' places before 'i' in a ring of 'n' (back <= n). */
+static uint32_t
+ring_back(uint32_t i, uint32_t back, uint32_t n)
+{
+    return i >= back ? i - back : i + n - back;
+}
+
+/* Gives the kernel back the ring blocks the previous call read through: by
+ * the contract the PMD is done with those packets now.  (The low-latency
+ * receiver reuses its buffers on its own.) */
+static void
+tp_release(struct tpacket_ring_v3 *tp)
+{
+    uint32_t i = ring_back(tp->cur, tp->n_done, tp->n_blocks);
+
+    for (; tp->n_done; tp->n_done--, i = ring_next(i, tp->n_blocks)) {
+        /* Pairs with the smp_rmb() in the kernel's
+         * prb_dispatch_next_block() before it checks the status. */
+        __atomic_store_n(&tp_block(tp, i)->hdr.bh1.block_status,
+                         TP_STATUS_KERNEL, __ATOMIC_RELEASE);
+    }
+}
+
+/* Makes the frame at 'slot' described by 'f' the next packet of 'batch',
+ * or counts it in 't' and skips it. */
+static inline ALWAYS_INLINE void
+take_frame(struct netdev_rxq_tpacket *rxq, struct dp_batch *batch,
+           uint8_t *slot, const struct tpacket_frame *f, uint16_t port_no,
+           struct tpacket_tally *t)
+{
+    struct dp_packet *p;
+    uint8_t *data;
+
+    if (UNLIKELY(f->snaplen < f->len || f->snaplen < ETH_HEADER_LEN
+                 || f->status & TP_STATUS_COPY)) {
+        if (f->snaplen < f->len || f->status & TP_STATUS_COPY) {
+            t->n_truncated++;
+        } else {
+            t->n_runts++;
+        }
+        return;
+    }
+    if (UNLIKELY(f->pkttype == PACKET_OUTGOING)) {
+        t->n_outgoing++;
+        return;
+    }
+
+    data = slot + f->mac;
+    p = &rxq->packets[batch->count];
+    dp_packet_init(p, data, f->snaplen, port_no);
+    /* First, since putting a VLAN tag back moves the MAC addresses over
+     * the vnet header. */
+    memcpy(&p->vnet, data - sizeof p->vnet, sizeof p->vnet);
+    if (p->vnet.flags | p->vnet.gso_type) {
+        p->flags |= DP_PACKET_F_VNET;
+    }
+    if (f->rxhash) {
+        dp_packet_set_rss_hash(p, f->rxhash);
+    }
+    if (f->status & TP_STATUS_VLAN_VALID) {
+        dp_packet_push_vlan(p, (f->status & TP_STATUS_VLAN_TPID_VALID
+                                ? f->vlan_tpid : ETH_TYPE_VLAN_8021Q),
+                            f->vlan_tci);
+    }
+    t->n_bytes += p->size;
+    dp_batch_add(batch, p);
+}
+
+/* Receives from the low-latency socket into 'batch' with one recvmmsg(),
+ * until the batch is full or the socket's queue is empty.  Sets '*dryp' if
+ * recvmmsg() found the queue empty. */
+static void
+read_ll(struct netdev_rxq_tpacket *rxq, struct dp_batch *batch,
+        uint16_t port_no, struct tpacket_tally *t, bool *dryp)
+{
+    uint32_t start = batch->count;
+    int error;
+
+    error = netdev_mmsg_rx_recv(&rxq->ll, batch, port_no, &rxq->stats, dryp);
+    if (UNLIKELY(error && error != EAGAIN)) {
+        t->ll_error = error;
+    }
+    t->n_frames[TPACKET_LOW_LATENCY] += batch->count - start;
+}
+
+/* Marks block 'cur' of 'r' read through and moves to the next. */
+static void
+tp_finish_block(struct tpacket_ring_v3 *r)
+{
+    r->cur = ring_next(r->cur, r->n_blocks);
+    r->n_left = 0;
+    r->n_done++;
+}
+
+/* Opens the next retired block of the throughput ring.  Returns false if
+ * the kernel still owns it, or if every block is held. */
+static bool
+tp_open_block(struct tpacket_ring_v3 *r, struct tpacket_tally *t)
+{
+    while (r->n_done < r->n_blocks) {
+        struct tpacket_block_desc *bd = tp_block(r, r->cur);
+        uint32_t status;
+
+        /* The kernel sets the status after the block's frames; pairs with
+         * the smp_wmb() in prb_close_block(). */
+        status = __atomic_load_n(&bd->hdr.bh1.block_status,
+                                 __ATOMIC_ACQUIRE);
+        if (!(status & TP_STATUS_USER)) {
+            return false;
+        }
+        if (status & TP_STATUS_BLK_TMO) {
+            t->n_blocks_timeout++;
+        } else {
+            t->n_blocks_full++;
+        }
+        t->n_losing += (status & TP_STATUS_LOSING) != 0;
+        if (LIKELY(bd->hdr.bh1.num_pkts)) {
+            r->n_left = bd->hdr.bh1.num_pkts;
+            r->next = (uint8_t *) bd + bd->hdr.bh1.offset_to_first_pkt;
+            return true;
+        }
+        /* The kernel does not retire empty blocks, but one would be done
+         * at once. */
+        tp_finish_block(r);
+    }
+    return false;
+}
+
+/* Reads frames of the throughput ring into 'batch' until the batch is
+ * full or no retired block is left. */
+static void
+read_tp(struct netdev_rxq_tpacket *rxq, struct dp_batch *batch,
+        uint16_t port_no, struct tpacket_tally *t)
+{
+    struct tpacket_ring_v3 *r = &rxq->tp;
+    uint32_t start = batch->count;
+
+    while (!dp_batch_is_full(batch)) {
+        struct tpacket3_hdr *h;
+        const struct sockaddr_ll *sll;
+        struct tpacket_frame f;
+
+        if (!r->n_left && !tp_open_block(r, t)) {
+            break;
+        }
+        h = (struct tpacket3_hdr *) (void *) r->next;
+        sll = (const struct sockaddr_ll *) (const void *)
+              ((const uint8_t *) h + TPACKET_ALIGN(sizeof *h));
+        f.status = h->tp_status;
+        f.len = h->tp_len;
+        f.snaplen = h->tp_snaplen;
+        f.rxhash = h->hv1.tp_rxhash;
+        f.mac = h->tp_mac;
+        f.vlan_tci = h->hv1.tp_vlan_tci;
+        f.vlan_tpid = h->hv1.tp_vlan_tpid;
+        f.pkttype = sll->sll_pkttype;
+
+        if (--r->n_left) {
+            r->next += h->tp_next_offset;
+            PREFETCH(r->next);
+        } else {
+            /* The block stays ours until the next call. */
+            tp_finish_block(r);
+        }
+        take_frame(rxq, batch, (uint8_t *) h, &f, port_no, t);
+    }
+    t->n_frames[TPACKET_THROUGHPUT] += batch->count - start;
+}
+
+/* True if the throughput ring has nothing to read and no frame can still
+ * appear in it without new frames being steered to it: the block the
+ * kernel has open is empty.  The block's num_pkts is only a hint while the
+ * kernel owns it, which suffices once steering has moved away. */
+static bool
+tp_is_dry(const struct tpacket_ring_v3 *r)
+{
+    const struct tpacket_block_desc *bd = tp_block(r, r->cur);
+
+    return (!r->n_left && r->n_done < r->n_blocks
+            && !(__atomic_load_n(&bd->hdr.bh1.block_status,
+                                 __ATOMIC_ACQUIRE) & TP_STATUS_USER)
+            && !__atomic_load_n(&bd->hdr.bh1.num_pkts, __ATOMIC_RELAXED));
+}
+
+/* Reads from the socket of 'mode' into 'batch'. */
+static void
+read_mode(struct netdev_rxq_tpacket *rxq, int mode, struct dp_batch *batch,
+          uint16_t port_no, struct tpacket_tally *t)
+{
+    if (mode == TPACKET_LOW_LATENCY) {
+        bool dry;
+
+        read_ll(rxq, batch, port_no, t, &dry);
+    } else {
+        read_tp(rxq, batch, port_no, t);
+    }
+}
+
+/* Reads while the kernel already steers to 'steer' but the PMD still
+ * reads the other socket: drains the old socket, then moves to the new one
+ * (see "The switch handshake"). */
+static void
+read_switching(struct netdev_rxq_tpacket *rxq, int steer,
+               struct dp_batch *batch, uint16_t port_no,
+               struct tpacket_tally *t)
+{
+    bool dry;
+
+    if (rxq->mode == TPACKET_LOW_LATENCY) {
+        /* Every frame steered here is queued already. */
+        read_ll(rxq, batch, port_no, t, &dry);
+    } else {
+        read_tp(rxq, batch, port_no, t);
+        dry = tp_is_dry(&rxq->tp);
+    }
+    if (dry) {
+        rxq->mode = steer;
+        /* Only tells the control thread that the drain is over; it reads
+         * nothing the PMD wrote, so relaxed is enough. */
+        __atomic_store_n(&rxq->pmd_mode, steer, __ATOMIC_RELAXED);
+        read_mode(rxq, steer, batch, port_no, t);
+    }
+}
+
+/* Adds the tallies of one call to the counters. */
+static void
+rxq_count(struct netdev_rxq_tpacket *rxq, const struct tpacket_tally *t)
+{
+    if (t->n_frames[TPACKET_THROUGHPUT]) {
+        netdev_counter_add(&rxq->stats.rx_packets,
+                           t->n_frames[TPACKET_THROUGHPUT]);
+        netdev_counter_add(&rxq->stats.rx_bytes, t->n_bytes);
+        netdev_counter_add(&rxq->rx.frames[TPACKET_THROUGHPUT],
+                           t->n_frames[TPACKET_THROUGHPUT]);
+    }
+    if (t->n_frames[TPACKET_LOW_LATENCY]) {
+        netdev_counter_add(&rxq->rx.frames[TPACKET_LOW_LATENCY],
+                           t->n_frames[TPACKET_LOW_LATENCY]);
+    }
+    if (UNLIKELY(t->n_truncated)) {
+        netdev_counter_add(&rxq->stats.rx_truncated, t->n_truncated);
+    }
+    if (UNLIKELY(t->n_runts)) {
+        netdev_counter_add(&rxq->stats.rx_errors, t->n_runts);
+    }
+    if (UNLIKELY(t->n_outgoing)) {
+        netdev_counter_add(&rxq->rx.outgoing, t->n_outgoing);
+    }
+    if (UNLIKELY(t->n_losing)) {
+        netdev_counter_add(&rxq->rx.losing, t->n_losing);
+    }
+    if (t->n_blocks_full) {
+        netdev_counter_add(&rxq->rx.blocks_full, t->n_blocks_full);
+    }
+    if (t->n_blocks_timeout) {
+        netdev_counter_add(&rxq->rx.blocks_timeout, t->n_blocks_timeout);
+    }
+}
+
+static int
+netdev_tpacket_rxq_recv(struct netdev_rxq *rxq_, struct dp_batch *batch,
+                        uint16_t port_no)
+{
+    struct netdev_rxq_tpacket *rxq = netdev_rxq_tpacket_cast(rxq_);
+    struct tpacket_tally t;
+    int steer;
+    int error;
+
+    memset(&t, 0, sizeof t);
+    tp_release(&rxq->tp);
+
+    /* Pairs with the release store in rxq_switched(), made after the kernel
+     * finished every delivery that the previous program steered. */
+    steer = __atomic_load_n(&rxq->steer, __ATOMIC_ACQUIRE);
+    if (LIKELY(steer == rxq->mode)) {
+        read_mode(rxq, steer, batch, port_no, &t);
+        if (steer == TPACKET_LOW_LATENCY && batch->count) {
+            netdev_counter_add(&rxq->rx.polls_busy, 1);
+            if (dp_batch_is_full(batch)) {
+                netdev_counter_add(&rxq->rx.polls_full, 1);
+            }
+        }
+    } else {
+        read_switching(rxq, steer, batch, port_no, &t);
+    }
+    rxq_count(rxq, &t);
+
+    if (LIKELY(batch->count)) {
+        return 0;
+    }
+    error = __atomic_load_n(&netdev_tpacket_cast(rxq_->netdev)->link_error,
+                            __ATOMIC_RELAXED);
+    return error ? error : t.ll_error ? t.ll_error : EAGAIN;
+}
+
+/* Both sockets of the queue: frames may wait in either while a switch
+ * drains the old one.  A V3 ring reports readable once a block retires, so
+ * a nap on a queue in throughput mode lasts at most one block timeout. */
+static int
+netdev_tpacket_rxq_wait_fds(const struct netdev_rxq *rxq_,
+                            int fds[NETDEV_RXQ_MAX_WAIT_FDS])
+{
+    const struct netdev_rxq_tpacket *rxq = netdev_rxq_tpacket_cast(rxq_);
+    int n = 0;
+
+    BUILD_ASSERT(TPACKET_N_MODES <= NETDEV_RXQ_MAX_WAIT_FDS);
+    for (int m = 0; m < TPACKET_N_MODES; m++) {
+        if (rxq->fds[m] >= 0) {
+            fds[n++] = rxq->fds[m];
+        }
+    }
+    return n;
+}
+
+/* ---- Transmit (PMD). ---- */
+
+static void
+netdev_tpacket_send(struct netdev *netdev, int qid, struct dp_batch *batch)
+{
+    struct netdev_linux_txq *txq = &netdev_tpacket_cast(netdev)->txqs[qid];
+
+    netdev_linux_sendmmsg(txq->fd, batch, &txq->stats);
+}
+
+/* ---- Sockets and rings (control thread). ---- */
+
+static int
+setsockopt_int(int fd, int level, int name, int value)
+{
+    return setsockopt(fd, level, name, &value, sizeof value) ? errno : 0;
+}
+
+/* Returns the size of each throughput ring of a port with 'n_rxq' rx
+ * queues (see "Memory"). */
+static struct tpacket_ring_size
+ring_size_for(int n_rxq)
+{
+    struct tpacket_ring_size rs;
+    uint32_t bytes = TPACKET_TP_PORT_BYTES;
+
+    /* Halve the ring for each doubling of the queues. */
+    for (int n = 1; n < n_rxq && bytes > TPACKET_TP_QUEUE_MIN_BYTES;
+         n *= 2) {
+        bytes /= 2;
+    }
+    rs.block_size = MIN(MAX(bytes / TPACKET_TP_MAX_BLOCKS,
+                            TPACKET_TP_BLOCK_MIN), TPACKET_TP_BLOCK_MAX);
+    rs.n_blocks = bytes / rs.block_size;
+    return rs;
+}
+
+/* Opens a receive socket on 'ifindex' with the TPACKET_V3 ring requested
+ * by 'req', maps the ring ('map_size' bytes) into '*mapp' and binds the
+ * socket to every protocol.  The socket drops everything until its fanout
+ * group is complete.  Returns the fd, or a negative errno with the failing
+ * step in '*stepp'. */
+static int
+open_ring_socket(int ifindex, const struct tpacket_req3 *req,
+                 size_t map_size, uint8_t **mapp, const char **stepp)
+{
+    struct sockaddr_ll sll;
+    void *map = MAP_FAILED;
+    int error;
+    int fd;
+
+    /* Protocol 0, so that it receives nothing before its ring exists; the
+     * helper also sets PACKET_VNET_HDR, which must precede the ring. */
+    fd = netdev_linux_packet_socket(ifindex, false);
+    if (fd < 0) {
+        *stepp = "cannot open packet socket";
+        return fd;
+    }
+    if ((error = setsockopt_int(fd, SOL_PACKET, PACKET_VERSION,
+                                TPACKET_V3))) {
+        *stepp = "cannot set PACKET_VERSION";
+        goto error;
+    }
+    if ((error = setsockopt_int(fd, SOL_PACKET, PACKET_RESERVE,
+                                TPACKET_RESERVE))) {
+        *stepp = "cannot set PACKET_RESERVE";
+        goto error;
+    }
+    if (setsockopt(fd, SOL_PACKET, PACKET_RX_RING, req, sizeof *req)) {
+        error = errno;
+        *stepp = "cannot create receive ring";
+        goto error;
+    }
+    map = mmap(NULL, map_size, PROT_READ | PROT_WRITE,
+               MAP_SHARED | MAP_POPULATE, fd, 0);
+    if (map == MAP_FAILED) {
+        error = errno;
+        *stepp = "cannot map receive ring";
+        goto error;
+    }
+    /* It would otherwise get a copy of every frame until it has joined the
+     * fanout group. */
+    if ((error = tpacket_steer_hold(fd))) {
+        *stepp = "cannot attach filter";
+        goto error;
+    }
+
+    memset(&sll, 0, sizeof sll);
+    sll.sll_family = AF_PACKET;
+    sll.sll_protocol = htons(ETH_P_ALL);
+    sll.sll_ifindex = ifindex;
+    if (bind(fd, (struct sockaddr *) &sll, sizeof sll)) {
+        error = errno;
+        *stepp = "cannot bind receive socket";
+        goto error;
+    }
+    *mapp = map;
+    return fd;
+
+error:
+    if (map != MAP_FAILED) {
+        munmap(map, map_size);
+    }
+    close(fd);
+    return -error;
+}
+
+/* Opens the low-latency socket of 'socks' on 'ifindex': bound, with a
+ * large receive buffer, read by recvmmsg(), dropping everything until its
+ * fanout group is complete.  Returns 0 or a positive errno with the
+ * failing step in '*stepp'. */
+static int
+open_ll(struct tpacket_rx_socks *socks, int ifindex, const char **stepp)
+{
+    socklen_t len = sizeof socks->ll_rcvbuf;
+    int error;
+    int fd;
+
+    fd = netdev_linux_packet_socket(ifindex, true);
+    if (fd < 0) {
+        *stepp = "cannot open low-latency socket";
+        return -fd;
+    }
+    socks->fds[TPACKET_LOW_LATENCY] = fd;
+    /* Frames it queues before this are discarded when the group is
+     * complete. */
+    error = tpacket_steer_hold(fd);
+    if (error) {
+        *stepp = "cannot attach filter";
+        return error;
+    }
+    if (getsockopt(fd, SOL_SOCKET, SO_RCVBUF, &socks->ll_rcvbuf, &len)) {
+        socks->ll_rcvbuf = -1;
+    }
+    return 0;
+}
+
+/* Opens the throughput socket of 'socks' on 'ifindex' with a ring of size
+ * 'rs' and block timeout 'timeout_ms'.  Returns 0 or a positive errno with
+ * the failing step in '*stepp'. */
+static int
+open_tp(struct tpacket_rx_socks *socks, int ifindex,
+        const struct tpacket_ring_size *rs, int timeout_ms,
+        const char **stepp)
+{
+    struct tpacket_req3 req = {
+        .tp_block_size = rs->block_size,
+        .tp_block_nr = rs->n_blocks,
+        /* V3 packs frames; the kernel still wants a frame geometry that
+         * divides the block. */
+        .tp_frame_size = rs->block_size,
+        .tp_frame_nr = rs->n_blocks,
+        .tp_retire_blk_tov = timeout_ms,
+        .tp_feature_req_word = TP_FT_REQ_FILL_RXHASH,
+    };
+    int fd;
+
+    fd = open_ring_socket(ifindex, &req,
+                          (size_t) rs->block_size * rs->n_blocks,
+                          &socks->map, stepp);
+    if (fd < 0) {
+        return -fd;
+    }
+    socks->fds[TPACKET_THROUGHPUT] = fd;
+    return 0;
+}
+
+/* Closes the receive sockets of 'dev' and unmaps their rings. */
+static void
+close_rx_sockets(struct netdev_tpacket *dev)
+{
+    size_t map_size = (size_t) dev->ring.block_size * dev->ring.n_blocks;
+
+    if (!dev->socks) {
+        return;
+    }
+    for (int q = 0; q < dev->up.n_rxq; q++) {
+        struct tpacket_rx_socks *socks = &dev->socks[q];
+
+        if (socks->map) {
+            munmap(socks->map, map_size);
+        }
+        for (int m = 0; m < TPACKET_N_MODES; m++) {
+            if (socks->fds[m] >= 0) {
+                close(socks->fds[m]);
+            }
+        }
+    }
+    free(dev->socks);
+    dev->socks = NULL;
+}
+
+/* Returns the modes, one bit per queue as in struct tpacket_steer, that
+ * 'dev' starts with. */
+static uint64_t
+initial_modes(const struct netdev_tpacket *dev)
+{
+    int n = dev->up.n_rxq;
+
+    if (dev->forced != TPACKET_THROUGHPUT) {
+        return 0;
+    }
+    return n >= 64 ? UINT64_MAX : (UINT64_C(1) << n) - 1;
+}
+
+/* Opens the receive sockets of every rx queue of 'dev', in fanout member
+ * order (see "More than one rx queue"), and puts them in the port's group.
+ * Returns 0, or a positive errno with a message in '*errp' and nothing
+ * left open. */
+static int
+open_rx_sockets(struct netdev_tpacket *dev, char **errp)
+{
+    struct netdev *netdev = &dev->up;
+    int fds[TPACKET_MAX_RXQ][TPACKET_N_MODES];
+    const char *step = "";
+    int error;
+    int q;
+
+    dev->ring = ring_size_for(netdev->n_rxq);
+    dev->socks = xcalloc(netdev->n_rxq, sizeof *dev->socks);
+    for (q = 0; q < netdev->n_rxq; q++) {
+        for (int m = 0; m < TPACKET_N_MODES; m++) {
+            dev->socks[q].fds[m] = -1;
+        }
+    }
+    /* The low-latency socket of each queue is created before its
+     * throughput socket, and each queue after the one before: after a link
+     * flap the kernel relinks the members in creation order. */
+    for (q = 0; q < netdev->n_rxq; q++) {
+        error = open_ll(&dev->socks[q], netdev->ifindex, &step);
+        if (!error) {
+            error = open_tp(&dev->socks[q], netdev->ifindex, &dev->ring,
+                            dev->timeout_ms, &step);
+        }
+        if (error) {
+            *errp = xasprintf("interface %s: rx queue %d: %s (%s)",
+                              netdev->name, q, step, strerror(error));
+            close_rx_sockets(dev);
+            return error;
+        }
+        memcpy(fds[q], dev->socks[q].fds, sizeof fds[q]);
+    }
+    error = tpacket_steer_init(&dev->steer, fds, netdev->n_rxq,
+                               initial_modes(dev), &step);
+    if (error) {
+        *errp = xasprintf("interface %s: fanout group of %d rx queues: %s "
+                          "(%s)", netdev->name, netdev->n_rxq, step,
+                          strerror(error));
+        close_rx_sockets(dev);
+    }
+    return error;
+}
+
+/* ---- Life cycle (control thread). ---- */
+
+static struct netdev *
+netdev_tpacket_alloc(void)
+{
+    struct netdev_tpacket *dev = xzalloc(sizeof *dev);
+
+    return &dev->up;
+}
+
+static void
+netdev_tpacket_dealloc(struct netdev *netdev)
+{
+    free(netdev_tpacket_cast(netdev));
+}
+
+/* Reads the knobs described in the design note into 'dev'.  Returns 0, or
+ * EINVAL with a message in '*errp'. */
+static int
+read_knobs(struct netdev_tpacket *dev, char **errp)
+{
+    const char *mode = getenv("PMDSWITCH_TPACKET_MODE");
+    const char *timeout = getenv("PMDSWITCH_TPACKET_BLOCK_TIMEOUT_MS");
+
+    dev->forced = TPACKET_AUTO;
+    if (mode && *mode && strcmp(mode, "auto")) {
+        if (!strcmp(mode, tpacket_mode_names[TPACKET_LOW_LATENCY])) {
+            dev->forced = TPACKET_LOW_LATENCY;
+        } else if (!strcmp(mode, tpacket_mode_names[TPACKET_THROUGHPUT])) {
+            dev->forced = TPACKET_THROUGHPUT;
+        } else {
+            *errp = xasprintf("interface %s: PMDSWITCH_TPACKET_MODE must be "
+                              "auto, low-latency or throughput (got \"%s\")",
+                              dev->up.name, mode);
+            return EINVAL;
+        }
+    }
+
+    dev->timeout_ms = TPACKET_TP_TIMEOUT_MS;
+    if (timeout && *timeout) {
+        char *end;
+        long ms = strtol(timeout, &end, 10);
+
+        if (*end || ms < 1 || ms > TPACKET_TP_TIMEOUT_MAX_MS) {
+            *errp = xasprintf("interface %s: "
+                              "PMDSWITCH_TPACKET_BLOCK_TIMEOUT_MS must be "
+                              "between 1 and %d (got \"%s\")", dev->up.name,
+                              TPACKET_TP_TIMEOUT_MAX_MS, timeout);
+            return EINVAL;
+        }
+        dev->timeout_ms = ms;
+    }
+    return 0;
+}
+
+
+static int
+netdev_tpacket_construct(struct netdev *netdev,
+                         const struct netdev_options *opts, char **errp)
+{
+    struct netdev_tpacket *dev = netdev_tpacket_cast(netdev);
+    int error;
+
+    if (opts->n_rxq < 1 || opts->n_rxq > TPACKET_MAX_RXQ) {
+        /* netdev.c has the same limit; this keeps the steering program's
+         * mode bits in range whatever it says. */
+        *errp = xasprintf("interface %s: type tpacket supports 1 to %d rx "
+                          "queues (n_rxq %d requested)", netdev->name,
+                          TPACKET_MAX_RXQ, opts->n_rxq);
+        return EINVAL;
+    }
+    error = read_knobs(dev, errp);
+    if (error) {
+        return error;
+    }
+    error = netdev_linux_txqs_open(netdev, &dev->txqs, errp);
+    if (error) {
+        return error;
+    }
+    error = open_rx_sockets(dev, errp);
+    if (error) {
+        netdev_linux_txqs_close(dev->txqs, netdev->n_txq);
+        dev->txqs = NULL;
+    }
+    return error;
+}
+
+static void
+netdev_tpacket_destruct(struct netdev *netdev)
+{
+    struct netdev_tpacket *dev = netdev_tpacket_cast(netdev);
+
+    close_rx_sockets(dev);
+    netdev_linux_txqs_close(dev->txqs, netdev->n_txq);
+}
+
+static struct netdev_rxq *
+netdev_tpacket_rxq_alloc(void)
+{
+    struct netdev_rxq_tpacket *rxq = xzalloc_cacheline(sizeof *rxq);
+
+    return &rxq->up;
+}
+
+static void
+netdev_tpacket_rxq_dealloc(struct netdev_rxq *rxq_)
+{
+    free(netdev_rxq_tpacket_cast(rxq_));
+}
+
+/* Sets up rx queue 'rxq_' on the sockets the port opened for it. */
+static int
+netdev_tpacket_rxq_construct(struct netdev_rxq *rxq_,
+                             char **errp OVS_UNUSED)
+{
+    struct netdev_rxq_tpacket *rxq = netdev_rxq_tpacket_cast(rxq_);
+    struct netdev_tpacket *dev = netdev_tpacket_cast(rxq_->netdev);
+    const struct tpacket_rx_socks *socks = &dev->socks[rxq_->qid];
+
+    memcpy(rxq->fds, socks->fds, sizeof rxq->fds);
+    rxq->tp.map = socks->map;
+    rxq->tp.block_size = dev->ring.block_size;
+    rxq->tp.n_blocks = dev->ring.n_blocks;
+    netdev_mmsg_rx_init(&rxq->ll, rxq->fds[TPACKET_LOW_LATENCY]);
+
+    /* The group steers to the initial mode; the PMD starts on the
+     * low-latency socket and drains it first if that is not the one. */
+    rxq->mode = TPACKET_LOW_LATENCY;
+    rxq->pmd_mode = TPACKET_LOW_LATENCY;
+    rxq->steer = (dev->forced == TPACKET_AUTO
+                  ? TPACKET_LOW_LATENCY : dev->forced);
+    tpacket_policy_init(&rxq->policy, rxq->steer,
+                        dev->forced != TPACKET_AUTO, dev->timeout_ms,
+                        time_msec());
+    return 0;
+}
+
+static void
+netdev_tpacket_rxq_destruct(struct netdev_rxq *rxq_)
+{
+    /* The port closes the sockets. */
+    netdev_mmsg_rx_uninit(&netdev_rxq_tpacket_cast(rxq_)->ll);
+}
+
+/* ---- Statistics, health and the mode policy (control thread). ---- */
+
+static void
+netdev_tpacket_get_stats(const struct netdev *netdev,
+                         struct netdev_stats *stats)
+{
+    struct netdev_tpacket *dev = netdev_tpacket_cast(netdev);
+
+    for (int i = 0; i < netdev->n_rxq; i++) {
+        const struct netdev_rxq_tpacket *rxq
+            = netdev_rxq_tpacket_cast(netdev->rxqs[i]);
+
+        netdev_stats_add(stats, &rxq->stats);
+    }
+    for (int i = 0; i < netdev->n_txq; i++) {
+        netdev_stats_add(stats, &dev->txqs[i].stats);
+    }
+}
+
+static int
+netdev_tpacket_health(const struct netdev *netdev)
+{
+    struct netdev_tpacket *dev = netdev_tpacket_cast(netdev);
+
+    return netdev_linux_link_health(dev->txqs[0].fd, netdev->ifindex,
+                                    netdev->name);
+}
+
+/* Returns and clears the error the kernel recorded on receive socket 'fd'
+ * (ENETDOWN when its interface goes down or away), or 0 if none. */
+static int
+take_socket_error(int fd)
+{
+    struct pollfd pfd = { .fd = fd, .events = 0 };
+    socklen_t len = sizeof(int);
+    int error = 0;
+
+    if (poll(&pfd, 1, 0) <= 0 || !(pfd.revents & POLLERR)) {
+        return 0;
+    }
+    return getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &len) ? errno : error;
+}
+
+/* Refreshes the error rxq_recv reports when idle: checks the link when a
+ * socket reports an error, and then every call until the link is back. */
+static void
+update_link_error(struct netdev_tpacket *dev)
+{
+    struct netdev *netdev = &dev->up;
+    bool check = dev->link_error != 0;
+
+    for (int i = 0; i < netdev->n_rxq; i++) {
+        for (int m = 0; m < TPACKET_N_MODES; m++) {
+            check |= take_socket_error(dev->socks[i].fds[m]) != 0;
+        }
+    }
+    if (check) {
+        int error = netdev_linux_link_health(dev->txqs[0].fd,
+                                             netdev->ifindex, netdev->name);
+
+        /* Read by PMDs; a stale value for a moment is harmless. */
+        __atomic_store_n(&dev->link_error, error ? ENETDOWN : 0,
+                         __ATOMIC_RELAXED);
+    }
+}
+
+/* Adds the kernel's drops on both sockets of 'rxq' to rx_ring_full. */
+static void
+accumulate_drops(struct netdev_rxq_tpacket *rxq)
+{
+    for (int m = 0; m < TPACKET_N_MODES; m++) {
+        uint64_t before = rxq->drops[m];
+
+        /* The kernel resets the counts on each read; this thread is the
+         * only writer of 'drops' and of rx_ring_full. */
+        netdev_linux_accumulate_drops(rxq->fds[m], &rxq->drops[m]);
+        if (rxq->drops[m] != before) {
+            netdev_counter_add(&rxq->stats.rx_ring_full,
+                               rxq->drops[m] - before);
+        }
+    }
+}
+
+/* Reads the cumulative counters of 'rxq' that the mode policy judges. */
+static void
+read_policy_counters(const struct netdev_rxq_tpacket *rxq,
+                     struct tpacket_policy_window *c)
+{
+    c->ms = 0;
+    c->frames = (netdev_counter_read(&rxq->rx.frames[TPACKET_LOW_LATENCY])
+                 + netdev_counter_read(&rxq->rx.frames[TPACKET_THROUGHPUT]));
+    c->bytes = netdev_counter_read(&rxq->stats.rx_bytes);
+    c->polls_busy = netdev_counter_read(&rxq->rx.polls_busy);
+    c->polls_full = netdev_counter_read(&rxq->rx.polls_full);
+}
+
+/* Gives the counters of 'rxq' to its policy.  Returns the mode the policy
+ * asks for, or -1 to stay. */
+static int
+run_policy(struct netdev_rxq_tpacket *rxq, long long now)
+{
+    struct tpacket_policy_window counters;
+    enum tpacket_policy_verdict verdict;
+    bool draining;
+
+    read_policy_counters(rxq, &counters);
+    /* The PMD is still draining after the last switch.  Nothing else is
+     * read through 'pmd_mode', so relaxed is enough. */
+    draining = (__atomic_load_n(&rxq->pmd_mode, __ATOMIC_RELAXED)
+                != rxq->steer);
+    verdict = tpacket_policy_run(&rxq->policy, now, &counters, draining);
+    return (verdict == TPACKET_POLICY_TO_THROUGHPUT ? TPACKET_THROUGHPUT
+            : verdict == TPACKET_POLICY_TO_LOW_LATENCY ? TPACKET_LOW_LATENCY
+            : -1);
+}
+
+/* Tells 'rxq' and its policy that the kernel now steers it to 'mode'. */
+static void
+rxq_switched(struct netdev_rxq_tpacket *rxq, int mode)
+{
+    const struct tpacket_policy_window *w = &rxq->policy.last;
+    struct tpacket_policy_window counters;
+
+    /* The kernel waited for a grace period before the new program took
+     * over, so every frame the old program steered is queued on the old
+     * socket.  Pairs with the acquire load in netdev_tpacket_rxq_recv(). */
+    __atomic_store_n(&rxq->steer, mode, __ATOMIC_RELEASE);
+
+    read_policy_counters(rxq, &counters);
+    tpacket_policy_switched(&rxq->policy, time_msec(), &counters);
+    rxq->n_switches[mode]++;
+    VLOG_DBG("%s: rx queue %d: %s mode (%llu frames, %llu bytes in %lld "
+             "ms), next switch in %d ms at the earliest",
+             rxq->up.netdev->name, rxq->up.qid, tpacket_mode_names[mode],
+             (unsigned long long) w->frames, (unsigned long long) w->bytes,
+             w->ms, rxq->policy.hold_ms);
+}
+
+/* Steers each rx queue of 'dev' to the mode of its bit in 'modes', as the
+ * queues' policies asked, with one new steering program.  Sleeps for an
+ * RCU grace period. */
+static void
+switch_queues(struct netdev_tpacket *dev, uint64_t modes)
+{
+    static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(1, 5);
+    uint64_t changed = modes ^ dev->steer.modes;
+    int error;
+    int q;
+
+    error = tpacket_steer_set_modes(&dev->steer, modes);
+    if (error) {
+        dev->steer_error = error;
+        VLOG_WARN_RL(&rl, "%s: cannot switch %d rx queue(s) (%s)",
+                     dev->up.name, count_1bits(changed), strerror(error));
+        return;
+    }
+    dev->n_programs++;
+    ULLONG_FOR_EACH_1 (q, changed) {
+        rxq_switched(netdev_rxq_tpacket_cast(dev->up.rxqs[q]),
+                     (modes >> q) & 1);
+    }
+}
+
+static void
+netdev_tpacket_run(struct netdev *netdev)
+{
+    struct netdev_tpacket *dev = netdev_tpacket_cast(netdev);
+    uint64_t modes = dev->steer.modes;
+    long long now = time_msec();
+
+    for (int i = 0; i < netdev->n_rxq; i++) {
+        struct netdev_rxq_tpacket *rxq
+            = netdev_rxq_tpacket_cast(netdev->rxqs[i]);
+        int mode;
+
+        accumulate_drops(rxq);
+        mode = run_policy(rxq, now);
+        if (mode == TPACKET_THROUGHPUT) {
+            modes |= UINT64_C(1) << i;
+        } else if (mode == TPACKET_LOW_LATENCY) {
+            modes &= ~(UINT64_C(1) << i);
+        }
+    }
+    if (modes != dev->steer.modes) {
+        switch_queues(dev, modes);
+    }
+    update_link_error(dev);
+}
+
+/* Appends the status of rx queue 'rxq' of 'dev' to 'buf'. */
+static void
+rxq_status(const struct netdev_tpacket *dev,
+           const struct netdev_rxq_tpacket *rxq, char *buf, size_t size,
+           size_t *len)
+{
+    int mode = __atomic_load_n(&rxq->pmd_mode, __ATOMIC_RELAXED);
+    int steer = __atomic_load_n(&rxq->steer, __ATOMIC_RELAXED);
+    int ll_error = __atomic_load_n(&rxq->ll.last_error, __ATOMIC_RELAXED);
+    int qid = rxq->up.qid;
+
+    ds_put_bounded(buf, size, len, "tpacket rx queue %d: mode=%s%s%s "
+                   "(%s), switches to low-latency=%llu to throughput=%llu"
+                   ", hold %d ms\n",
+                   qid, tpacket_mode_names[mode],
+                   steer != mode ? " switching to " : "",
+                   steer != mode ? tpacket_mode_names[steer] : "",
+                   (dev->forced == TPACKET_AUTO ? "auto" : "pinned"),
+                   (unsigned long long) rxq->n_switches[TPACKET_LOW_LATENCY],
+                   (unsigned long long) rxq->n_switches[TPACKET_THROUGHPUT],
+                   rxq->policy.hold_ms);
+    ds_put_bounded(buf, size, len, "  frames: low-latency=%llu "
+                   "throughput=%llu; low-latency polls: busy=%llu "
+                   "full=%llu; blocks: full=%llu timeout=%llu\n",
+                   (unsigned long long) netdev_counter_read(
+                       &rxq->rx.frames[TPACKET_LOW_LATENCY]),
+                   (unsigned long long) netdev_counter_read(
+                       &rxq->rx.frames[TPACKET_THROUGHPUT]),
+                   (unsigned long long) netdev_counter_read(
+                       &rxq->rx.polls_busy),
+                   (unsigned long long) netdev_counter_read(
+                       &rxq->rx.polls_full),
+                   (unsigned long long) netdev_counter_read(
+                       &rxq->rx.blocks_full),
+                   (unsigned long long) netdev_counter_read(
+                       &rxq->rx.blocks_timeout));
+    ds_put_bounded(buf, size, len, "  kernel drops: low-latency=%llu "
+                   "throughput=%llu; losing=%llu; outgoing skipped=%llu\n",
+                   (unsigned long long) rxq->drops[TPACKET_LOW_LATENCY],
+                   (unsigned long long) rxq->drops[TPACKET_THROUGHPUT],
+                   (unsigned long long) netdev_counter_read(&rxq->rx.losing),
+                   (unsigned long long)
+                   (netdev_counter_read(&rxq->rx.outgoing)
+                    + netdev_counter_read(&rxq->ll.n_outgoing)));
+    ds_put_bounded(buf, size, len, "  low-latency socket: recvmmsg, "
+                   "%u buffers of %u bytes, rcvbuf %d, last error: %s\n",
+                   (unsigned) DP_BATCH_SIZE,
+                   (unsigned) NETDEV_MMSG_RX_BUF_SIZE,
+                   dev->socks[qid].ll_rcvbuf,
+                   ll_error ? strerror(ll_error) : "none");
+    ds_put_bounded(buf, size, len, "  throughput ring: TPACKET_V3, %u "
+                   "blocks of %u KB (%u KB), block timeout %d ms\n",
+                   rxq->tp.n_blocks, rxq->tp.block_size / 1024,
+                   rxq->tp.n_blocks * (rxq->tp.block_size / 1024),
+                   dev->timeout_ms);
+}
+
+static void
+netdev_tpacket_get_status(const struct netdev *netdev, char *buf,
+                          size_t size)
+{
+    const struct netdev_tpacket *dev = netdev_tpacket_cast(netdev);
+    unsigned int ring_kb = dev->ring.n_blocks * (dev->ring.block_size / 1024);
+    size_t len = 0;
+
+    if (size) {
+        buf[0] = '\0';
+    }
+    ds_put_bounded(buf, size, &len, "tpacket: %d rx queue%s, rings %u KB "
+                   "per queue (%u KB in all); fanout group %d of %d members "
+                   "(cbpf%s), steering program of %zu instructions, "
+                   "replaced %llu times, last steering error: %s\n",
+                   netdev->n_rxq, netdev->n_rxq == 1 ? "" : "s", ring_kb,
+                   ring_kb * netdev->n_rxq, dev->steer.id, 2 * netdev->n_rxq,
+                   (dev->steer.ignores_outgoing
+                    ? ", kernel ignores outgoing" : ""),
+                   dev->steer.n_insns, (unsigned long long) dev->n_programs,
+                   dev->steer_error ? strerror(dev->steer_error) : "none");
+    for (int i = 0; i < netdev->n_rxq; i++) {
+        rxq_status(dev, netdev_rxq_tpacket_cast(netdev->rxqs[i]), buf, size,
+                   &len);
+    }
+}
+
+const struct netdev_class netdev_tpacket_class = {
+    .type = "tpacket",
+    .alloc = netdev_tpacket_alloc,
+    .construct = netdev_tpacket_construct,
+    .destruct = netdev_tpacket_destruct,
+    .dealloc = netdev_tpacket_dealloc,
+    .rxq_alloc = netdev_tpacket_rxq_alloc,
+    .rxq_construct = netdev_tpacket_rxq_construct,
+    .rxq_destruct = netdev_tpacket_rxq_destruct,
+    .rxq_dealloc = netdev_tpacket_rxq_dealloc,
+    .rxq_recv = netdev_tpacket_rxq_recv,
+    .send = netdev_tpacket_send,
+    .rxq_wait_fds = netdev_tpacket_rxq_wait_fds,
+    .get_stats = netdev_tpacket_get_stats,
+    .health = netdev_tpacket_health,
+    .run = netdev_tpacket_run,
+    .get_status = netdev_tpacket_get_status,
+};
+
+#endif /* HAVE_TPACKET_V3 */

@@ -1,0 +1,119 @@
+/*
+ * Copyright (c) 2026 The pmdswitch authors.
+ * SPDX-License-Identifier: Apache-2.0
+ *
+ * The generic port API.  A netdev is one kernel interface opened by a
+ * provider ("tpacket", "mmsg", "tap", "afxdp"; see netdev-provider.h for the
+ * contract each provider meets).  It has n_rxq receive queues, each polled
+ * by exactly one PMD, and n_txq transmit queues, one per PMD, so that
+ * transmit needs no lock.
+ *
+ * netdev_rxq_recv() and netdev_send() are the hot path and run on PMD
+ * threads; everything else runs on the control thread.
+ */
+#ifndef NETDEV_H
+#define NETDEV_H 1
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdbool.h>
+#include "packet/dp-batch.h"
+
+struct netdev;
+struct netdev_rxq;
+
+/* Port counters.  Every frame the port received is in rx_packets or in one
+ * of the rx drop counters; every frame handed to netdev_send() is in
+ * tx_packets or in one of the tx drop counters. */
+struct netdev_stats {
+    uint64_t rx_packets;
+    uint64_t rx_bytes;
+    uint64_t tx_packets;
+    uint64_t tx_bytes;
+    /* Receive drops, by reason. */
+    uint64_t rx_ring_full;      /* Kernel drops: ring or socket buffer full
+                                 * (PACKET_STATISTICS, accumulated; for
+                                 * afxdp XDP_STATISTICS, which also count
+                                 * frames too large for a UMEM frame). */
+    uint64_t rx_truncated;      /* Frame larger than a ring slot or buffer. */
+    uint64_t rx_errors;         /* Other receive failures. */
+    /* Transmit drops, by reason. */
+    uint64_t tx_queue_full;     /* EAGAIN/ENOBUFS from the kernel. */
+    uint64_t tx_too_big;        /* Larger than the port accepts (EMSGSIZE). */
+    uint64_t tx_port_down;      /* ENETDOWN/ENXIO: the link is down. */
+    uint64_t tx_errors;         /* Other send failures. */
+};
+
+/* What the user configured for a port. */
+struct netdev_options {
+    int n_rxq;                  /* Receive queues (>= 1). */
+    int n_txq;                  /* Transmit queues: one per PMD (>= 1). */
+    bool replaces;              /* Another netdev has the interface open
+                                 * and is closed once this one takes over:
+                                 * skip the one-port-per-interface check. */
+    bool create;                /* If the interface does not exist, a
+                                 * provider that can make one ("tap") does
+                                 * so, for as long as the port is open;
+                                 * other providers fail as without it. */
+};
+
+/* Opens kernel interface 'ifname' with provider 'type'.  On success stores
+ * the netdev in '*netdevp' and returns 0; on failure returns a positive
+ * errno and, if 'errp' is nonnull, a message to free in '*errp' naming the
+ * interface and what went wrong. */
+int netdev_open(const char *ifname, const char *type,
+                const struct netdev_options *, struct netdev **netdevp,
+                char **errp);
+void netdev_close(struct netdev *);   /* Accepts NULL. */
+
+/* True if 'type' names a provider compiled in. */
+bool netdev_type_exists(const char *type);
+
+const char *netdev_get_name(const struct netdev *);
+const char *netdev_get_type(const struct netdev *);
+int netdev_get_ifindex(const struct netdev *);
+int netdev_n_rxq(const struct netdev *);
+int netdev_n_txq(const struct netdev *);
+struct netdev_rxq *netdev_get_rxq(const struct netdev *, int qid);
+struct netdev *netdev_rxq_get_netdev(const struct netdev_rxq *);
+int netdev_rxq_get_qid(const struct netdev_rxq *);
+
+/* Receives up to DP_BATCH_SIZE frames into 'batch' (PMD thread).  Returns 0
+ * if it received at least one, EAGAIN if none, or another positive errno
+ * (ENETDOWN: the interface went away).  Received packets point into memory
+ * the provider owns; they stay valid until the next netdev_rxq_recv() on
+ * the same rxq.  Sets each packet's in_port to 'port_no', and its RSS hash
+ * when the kernel supplied one. */
+int netdev_rxq_recv(struct netdev_rxq *, struct dp_batch *batch,
+                    uint16_t port_no);
+
+/* Most descriptors netdev_rxq_wait_fds() reports for one rxq. */
+#define NETDEV_RXQ_MAX_WAIT_FDS 2
+
+/* Stores in 'fds' the descriptors that poll() reports readable (or in
+ * error) when netdev_rxq_recv() on 'rxq' may find frames, and returns how
+ * many (PMD thread).  Returns 0 when the provider has none: a PMD polling
+ * such a queue cannot wait on descriptors and naps instead. */
+int netdev_rxq_wait_fds(const struct netdev_rxq *,
+                        int fds[NETDEV_RXQ_MAX_WAIT_FDS]);
+
+/* Sends every packet in 'batch' on tx queue 'qid' (PMD thread; one PMD per
+ * qid).  Always consumes the batch: what the kernel refuses is counted in a
+ * named tx drop counter.  Keeps no pointer to the packets. */
+void netdev_send(struct netdev *, int qid, struct dp_batch *batch);
+
+/* Fills '*stats' (any thread; counters are read relaxed). */
+void netdev_get_stats(const struct netdev *, struct netdev_stats *stats);
+
+/* Returns 0 if the port works, or a positive errno such as ENETDOWN. */
+int netdev_health(const struct netdev *);
+
+/* Periodic control-thread work for every open netdev (for example, the
+ * tpacket provider's receive-mode switch).  Called at least every ms. */
+void netdev_run(void);
+
+/* Appends a human-readable description of provider state (receive mode,
+ * ring geometry) to 'buf' of 'size' bytes. */
+void netdev_get_status(const struct netdev *, char *buf, size_t size);
+
+#endif /* netdev.h */

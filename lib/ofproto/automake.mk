@@ -1,0 +1,14 @@
+# lib/ofproto: the slow path: bridges, translation, rules, MAC learning, bonds.
+lib_libpmdswitch_a_SOURCES += \
+	lib/ofproto/bond.c \
+	lib/ofproto/bond.h \
+	lib/ofproto/mac-learning.c \
+	lib/ofproto/mac-learning.h \
+	lib/ofproto/match-parse.c \
+	lib/ofproto/match-parse.h \
+	lib/ofproto/ofpact.c \
+	lib/ofproto/ofpact.h \
+	lib/ofproto/ofproto-rules.c \
+	lib/ofproto/ofproto-rules.h \
+	lib/ofproto/upcall.c \
+	lib/ofproto/upcall.h

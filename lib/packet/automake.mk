@@ -1,0 +1,16 @@
+# lib/packet: the packet layer: buffers, wire formats, parsing, hashing.
+lib_libpmdswitch_a_SOURCES += \
+	lib/packet/dp-actions-format.c \
+	lib/packet/dp-actions-format.h \
+	lib/packet/dp-batch.h \
+	lib/packet/dp-packet.c \
+	lib/packet/dp-packet.h \
+	lib/packet/flow-format.c \
+	lib/packet/flow-format.h \
+	lib/packet/hash.c \
+	lib/packet/hash.h \
+	lib/packet/miniflow.c \
+	lib/packet/miniflow.h \
+	lib/packet/packets.h \
+	lib/packet/pcap-file.c \
+	lib/packet/pcap-file.h
