@@ -662,6 +662,25 @@ test_appctl(void)
     json_decref(json);
     set_levels("ANY:file:info");
 
+    /* vlog/reopen after a rotation: the next message goes to a new file of
+     * the same name, not to the moved one. */
+    {
+        char *rotated = xasprintf("%s.1", log_path);
+
+        CHECK(rename(log_path, rotated) == 0, "rename: %s", strerror(errno));
+        appctl("vlog/reopen", NULL, false, &result, &error);
+        CHECK_STR(error, NULL);
+        CHECK_STR(result, "");
+        free(result);
+        free(error);
+        CHECK(access(log_path, F_OK) == 0, "vlog/reopen: no new %s",
+              log_path);
+        VLOG_INFO("after vlog/reopen");
+        CHECK_LOG("test_vlog|INFO|after vlog/reopen");
+        unlink(rotated);
+        free(rotated);
+    }
+
     /* Misuse. */
     appctl("vlog/set", NULL, true, &result, &error);
     CHECK_STR(error, "\"vlog/set\" command requires at least 1 arguments");

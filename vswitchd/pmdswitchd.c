@@ -319,6 +319,7 @@ static void
 on_tick(evutil_socket_t fd OVS_UNUSED, short events OVS_UNUSED, void *dp_)
 {
     dp_run(dp_);
+    coverage_run();             /* Samples every 5 s for coverage/show. */
 }
 
 static void

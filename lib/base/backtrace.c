@@ -128,12 +128,6 @@ write_backtrace__(const int *fds, int n_fds)
     }
 }
 
-void
-backtrace_write(int fd)
-{
-    write_backtrace__(&fd, 1);
-}
-
 /* Handler of BACKTRACE_SIGNAL: writes this thread's backtrace. */
 static void
 dump_handler__(int signo OVS_UNUSED)

@@ -36,9 +36,4 @@
  * dispositions are per-process, so later threads are covered too. */
 void backtrace_install(const char *program);
 
-/* Writes a backtrace of the calling thread, headed by a line with its
- * thread id and name, to 'fd'.  Async-signal-safe once backtrace_install()
- * has run.  Any thread. */
-void backtrace_write(int fd);
-
 #endif /* backtrace.h */

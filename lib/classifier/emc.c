@@ -75,7 +75,6 @@ void
 emc_init(struct emc_cache *cache)
 {
     memset(cache->entries, 0, sizeof cache->entries);
-    cache->sweep_pos = 0;
 }
 
 void
@@ -187,7 +186,6 @@ emc_flush(struct emc_cache *cache)
     for (size_t i = 0; i < EMC_ENTRIES; i++) {
         emc_clear_entry__(&cache->entries[i]);
     }
-    cache->sweep_pos = 0;
 }
 
 uint32_t

@@ -25,8 +25,6 @@ struct dp_flow;
 #define EMC_MASK (EMC_ENTRIES - 1)
 #define EMC_WAYS 2                     /* Slots probed per lookup. */
 
-#define EMC_INSERT_INV_PROB_DEFAULT 100
-
 struct emc_entry {
     struct dp_flow *flow;
     struct netdev_flow_key key;
@@ -34,7 +32,6 @@ struct emc_entry {
 
 struct emc_cache {
     struct emc_entry entries[EMC_ENTRIES];
-    uint32_t sweep_pos;         /* Next entry emc_slow_sweep() checks. */
 };
 
 void emc_init(struct emc_cache *);

@@ -17,7 +17,10 @@ struct dp;
  * server: what the daemon serves. */
 void appctl_register_commands(struct dp *dp);
 
-/* Registers vlog/list and vlog/set with the appctl server (unixctl.h).
+/* Registers vlog/list, vlog/set and vlog/reopen with the appctl server.
+ *
+ * vlog/reopen reopens the log file after a rotation (an error when there
+ * is no log file).
  *
  * vlog/list answers vlog_list() as text.  As JSON it answers an object
  * from each module name to its levels, named as in a level specification:

@@ -2,7 +2,7 @@
  * Copyright (c) 2026 The pmdswitch authors.
  * SPDX-License-Identifier: Apache-2.0
  *
- * vlog/list and vlog/set: the appctl face of the logging module
+ * vlog/list, vlog/set and vlog/reopen: the appctl face of the logging module
  * (base/vlog.h), which knows nothing of appctl itself.
  */
 #include <autoconf.h>
@@ -10,6 +10,7 @@
 
 #include <limits.h>
 #include <stdlib.h>
+#include <string.h>
 #include <jansson.h>
 
 #include "base/vlog.h"
@@ -94,6 +95,33 @@ vlog_unixctl_set(struct unixctl_conn *conn, int argc, const char *argv[],
     unixctl_command_reply_text_json(conn, "", changed);
 }
 
+/* vlog/reopen: after logrotate has moved the log file away, starts a new
+ * one under the same name. */
+static void
+vlog_unixctl_reopen(struct unixctl_conn *conn, int argc OVS_UNUSED,
+                    const char *argv[] OVS_UNUSED, void *aux OVS_UNUSED)
+{
+    char *name = vlog_get_log_file();
+    int error;
+
+    if (!name) {
+        unixctl_command_reply_error(conn, "logging to a file is not "
+                                    "enabled (start with --log-file)");
+        return;
+    }
+    error = vlog_reopen_log_file();
+    if (error) {
+        char *msg = xasprintf("%s: cannot reopen: %s", name,
+                              strerror(error));
+
+        unixctl_command_reply_error(conn, msg);
+        free(msg);
+    } else {
+        unixctl_command_reply(conn, "");
+    }
+    free(name);
+}
+
 void
 vlog_register_commands(void)
 {
@@ -101,4 +129,6 @@ vlog_register_commands(void)
                              NULL);
     unixctl_command_register("vlog/set", "{ANY|MODULE}[:DEST][:LEVEL]...", 1,
                              INT_MAX, vlog_unixctl_set, NULL);
+    unixctl_command_register("vlog/reopen", "", 0, 0, vlog_unixctl_reopen,
+                             NULL);
 }

@@ -24,10 +24,14 @@
 #include "dp/pmd.h"
 #include "classifier/smc.h"
 #include "ofproto/upcall.h"
+#include "base/coverage.h"
 #include "base/util.h"
 #include "base/vlog.h"
 
 VLOG_DEFINE_THIS_MODULE(pipeline);
+
+COVERAGE_DEFINE(upcall);            /* Misses sent to the slow path. */
+COVERAGE_DEFINE(megaflow_installed); /* Megaflows they installed. */
 
 /* The per-batch working set, on the PMD's stack. */
 struct pipeline_ctx {
@@ -244,6 +248,7 @@ upcall_stage(struct pipeline_ctx *ctx, uint32_t emc_inv_prob, bool smc_enable)
 {
     struct pmd *pmd = ctx->pmd;
     uint32_t n_installed = 0;
+    uint32_t n_upcalls = 0;
     uint32_t n_lost = 0;
 
     for (uint32_t m = 0; m < ctx->n_misses; m++) {
@@ -266,6 +271,7 @@ upcall_stage(struct pipeline_ctx *ctx, uint32_t emc_inv_prob, bool smc_enable)
             uint32_t n_transient = ctx->n_transient;
 
             flow = handle_miss(ctx, key, smc_enable, emc_inv_prob);
+            n_upcalls++;
             if (flow) {
                 n_installed += ctx->n_transient == n_transient;
                 pmd_perf_add(&pmd->perf, PMD_STAT_MISS, 1);
@@ -276,6 +282,8 @@ upcall_stage(struct pipeline_ctx *ctx, uint32_t emc_inv_prob, bool smc_enable)
         ctx->flows[i] = flow;
     }
     pmd_perf_add(&pmd->perf, PMD_STAT_LOST, n_lost);
+    COVERAGE_ADD(upcall, n_upcalls);
+    COVERAGE_ADD(megaflow_installed, n_installed);
 }
 
 /* TCP flags of 'key', network order (0 for non-TCP frames). */

@@ -25,10 +25,13 @@
 #include "dp/pipeline.h"
 #include "base/rcu.h"
 #include "ofproto/upcall.h"
+#include "base/coverage.h"
 #include "base/util.h"
 #include "base/vlog.h"
 
 VLOG_DEFINE_THIS_MODULE(pmd);
+
+COVERAGE_DEFINE(megaflow_expired);  /* Idle megaflows deleted. */
 
 /* How often a PMD expires idle flows and re-ranks its subtables. */
 #define PMD_SWEEP_INTERVAL_MS 1000
@@ -261,6 +264,7 @@ pmd_expire_flows(struct pmd *pmd)
         }
     }
     pmd_perf_add(&pmd->perf, PMD_STAT_FLOWS_EXPIRED, n_removed);
+    COVERAGE_ADD(megaflow_expired, n_removed);
     return n_removed;
 }
 

@@ -18,6 +18,7 @@
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include "dp/dp.h"             /* DP_MAX_PORTS. */
 #include "packet/dp-batch.h"
 #include "classifier/emc.h"
 #include "classifier/dp-flow.h"
@@ -128,10 +129,10 @@ struct pmd {
     /* PMD only. */
     struct emc_cache *emc;
     struct smc_cache smc;
-    struct dpcls *cls[256];     /* Per input port, created on demand. */
+    struct dpcls *cls[DP_MAX_PORTS]; /* Per input port, made on demand. */
     struct dp_flow_table flows;
     struct pmd_tx *tx;          /* DP_MAX_PORTS pending batches. */
-    uint16_t dirty_tx[256];     /* Ports with a non-empty tx batch. */
+    uint16_t dirty_tx[DP_MAX_PORTS]; /* Ports with a non-empty tx batch. */
     uint16_t n_dirty_tx;
     struct dp_actions_clone_pool clones; /* Copy-on-write packets; all unused
                                    * again after pmd_flush_tx(). */

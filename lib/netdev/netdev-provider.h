@@ -25,7 +25,9 @@
  * Counting.  Every frame received and every frame given to send ends up in
  * exactly one counter of struct netdev_stats.
  *
- * Optional ops may be NULL; netdev.c checks, not callers.
+ * Optional ops may be NULL; netdev.c checks, not callers.  Each member of
+ * struct netdev_class says which ops are optional and what each may
+ * assume about its calling thread.
  */
 #ifndef NETDEV_PROVIDER_H
 #define NETDEV_PROVIDER_H 1
@@ -63,7 +65,13 @@ netdev_counter_read(const uint64_t *counter)
     return __atomic_load_n(counter, __ATOMIC_RELAXED);
 }
 
+/* A port provider.  Each member says whether it is required or optional
+ * (NULL: netdev.c then does what the member says instead), which thread
+ * calls it, and what it may assume.  "Control thread" ops are never called
+ * concurrently with each other: netdev.c and the datapath call them from
+ * the one control thread. */
 struct netdev_class {
+    /* Required.  The "type" of the config that selects this provider. */
     const char *type;
 
     /* False for a provider that opens existing interfaces only: netdev.c
@@ -75,35 +83,57 @@ struct netdev_class {
      * a second port on it before construct, as for any provider. */
     bool may_create;
 
-    /* Port life cycle (control thread).  construct opens the kernel side
-     * for 'netdev->name' with 'opts'; on failure returns a positive errno
-     * and a malloc'd message in '*errp'. */
+    /* Required; control thread.  alloc returns a zeroed provider struct
+     * (NULL only if out of memory).  construct opens the kernel side for
+     * 'netdev->name' with 'opts', with 'name', 'ifindex', 'n_rxq' and
+     * 'n_txq' already set; on failure it returns a positive errno with a
+     * malloc'd message in '*errp' and leaves nothing open.  destruct runs
+     * after every rxq is gone and no PMD uses the port any more; it and
+     * dealloc cannot fail. */
     struct netdev *(*alloc)(void);
     int (*construct)(struct netdev *, const struct netdev_options *opts,
                      char **errp);
     void (*destruct)(struct netdev *);
     void (*dealloc)(struct netdev *);
 
-    /* Rx queue life cycle (control thread), called by netdev.c after
-     * construct for each qid in [0, n_rxq), and before destruct. */
+    /* Required; control thread.  Called by netdev.c after construct for
+     * each qid in [0, n_rxq), 'rxq->netdev' and 'rxq->qid' set, and before
+     * destruct; rxq_construct fails as construct does. */
     struct netdev_rxq *(*rxq_alloc)(void);
     int (*rxq_construct)(struct netdev_rxq *, char **errp);
     void (*rxq_destruct)(struct netdev_rxq *);
     void (*rxq_dealloc)(struct netdev_rxq *);
 
-    /* Hot path; see the top of this file and netdev.h. */
+    /* Required; PMD thread, the hot path (see the top of this file).
+     * rxq_recv appends up to a batch of frames to an empty 'batch', with
+     * 'port_no' as their input port, and returns 0, EAGAIN for nothing or
+     * a positive errno; one PMD at a time per rxq.  send consumes every
+     * packet of a non-empty 'batch' on tx queue 'qid' (in [0, n_txq), one
+     * PMD at a time per qid), counting what it cannot send. */
     int (*rxq_recv)(struct netdev_rxq *, struct dp_batch *, uint16_t port_no);
     void (*send)(struct netdev *, int qid, struct dp_batch *);
 
-    /* Optional (PMD thread): see netdev_rxq_wait_fds().  The descriptors
-     * must stay open as long as the rxq exists. */
+    /* Optional (NULL: the PMD cannot sleep on this rxq and polls it);
+     * PMD thread.  See netdev_rxq_wait_fds().  The descriptors must stay
+     * open as long as the rxq exists. */
     int (*rxq_wait_fds)(const struct netdev_rxq *,
                         int fds[NETDEV_RXQ_MAX_WAIT_FDS]);
 
-    /* Control thread (any thread for get_stats). */
+    /* Optional (NULL: all counters zero); any thread, while PMDs write the
+     * counters, so it reads them with netdev_counter_read(). */
     void (*get_stats)(const struct netdev *, struct netdev_stats *);
+
+    /* Optional (NULL: always healthy); control thread.  Returns 0, or a
+     * positive errno such as ENETDOWN or ENODEV for a port whose kernel
+     * side is down or gone, which the datapath then reports and retries. */
     int (*health)(const struct netdev *);
+
+    /* Optional; control thread, about every millisecond, for periodic
+     * work (policy windows, statistics from the kernel).  Must not block. */
     void (*run)(struct netdev *);
+
+    /* Optional (NULL: the type name); control thread.  Appends a one-line
+     * description of the port's mode and state to 'buf' of 'size' bytes. */
     void (*get_status)(const struct netdev *, char *buf, size_t size);
 };
 
