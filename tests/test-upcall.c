@@ -20,7 +20,9 @@
 #include <string.h>
 #include "check.h"
 #include "ofproto/mac-learning.h"
+#include "ofproto/ofproto.h"
 #include "ofproto/ofproto-rules.h"
+#include "ofproto/xlate.h"
 #include "base/rcu.h"
 #include "base/util.h"
 
@@ -486,7 +488,7 @@ flow_and_mask(const struct flow *flow, const struct flow *mask)
 struct cached_flow {
     struct flow masked;
     struct flow mask;
-    struct dp_action actions[UPCALL_MAX_ACTIONS];
+    struct dp_action actions[XLATE_MAX_ACTIONS];
     uint32_t n_actions;
 };
 
@@ -837,7 +839,7 @@ test_vlan_port_set(void)
     struct ofproto_port_settings s, bad, got;
     struct cached_flow_vlan {
         struct flow masked, mask;
-        struct dp_action actions[UPCALL_MAX_ACTIONS];
+        struct dp_action actions[XLATE_MAX_ACTIONS];
         uint32_t n_actions;
     } cf;
     struct xlate_out out;
