@@ -58,6 +58,7 @@
 #include "dp/pmd.h"
 #include "base/rcu.h"
 #include "classifier/smc.h"
+#include "ofproto/ofproto.h"
 #include "ofproto/upcall.h"
 #include "base/util.h"
 

@@ -20,6 +20,7 @@ UNIT_TESTS = \
 	tests/test-netdev-tpacket-policy \
 	tests/test-netlink-link \
 	tests/test-dp-actions-execute \
+	tests/test-ofproto \
 	tests/test-ofproto-rules \
 	tests/test-pcap-file \
 	tests/test-pipeline \
@@ -27,7 +28,8 @@ UNIT_TESTS = \
 	tests/test-smc \
 	tests/test-unixctl \
 	tests/test-upcall \
-	tests/test-vlog
+	tests/test-vlog \
+	tests/test-xlate
 if HAVE_TPACKET_V3
 UNIT_TESTS += tests/test-netdev-tpacket
 endif
@@ -100,6 +102,8 @@ tests_test_netdev_tap_SOURCES = tests/test-netdev-tap.c \
 tests_test_netdev_tap_LDADD = $(PMD_LIBS)
 tests_test_netlink_link_SOURCES = tests/test-netlink-link.c
 tests_test_netlink_link_LDADD = $(PMD_LIBS)
+tests_test_ofproto_SOURCES = tests/test-ofproto.c tests/ofproto-test.h
+tests_test_ofproto_LDADD = $(PMD_LIBS)
 tests_test_ofproto_rules_SOURCES = tests/test-ofproto-rules.c
 tests_test_ofproto_rules_LDADD = $(PMD_LIBS)
 tests_test_pcap_file_SOURCES = tests/test-pcap-file.c
@@ -113,11 +117,13 @@ tests_test_smc_LDADD = $(PMD_LIBS)
 tests_test_unixctl_SOURCES = tests/test-unixctl.c tests/unixctl-test.c \
 	tests/unixctl-test.h
 tests_test_unixctl_LDADD = $(PMD_LIBS)
-tests_test_upcall_SOURCES = tests/test-upcall.c
+tests_test_upcall_SOURCES = tests/test-upcall.c tests/ofproto-test.h
 tests_test_upcall_LDADD = $(PMD_LIBS)
 tests_test_vlog_SOURCES = tests/test-vlog.c tests/unixctl-test.c \
 	tests/unixctl-test.h
 tests_test_vlog_LDADD = $(PMD_LIBS)
+tests_test_xlate_SOURCES = tests/test-xlate.c tests/ofproto-test.h
+tests_test_xlate_LDADD = $(PMD_LIBS)
 
 # System tests: the real daemon in network namespaces (root).
 EXTRA_DIST += tests/system tests/run-all.sh

@@ -26,6 +26,7 @@
 #include "config/config-check.h"
 #include "ofproto/ofpact.h"
 #include "base/rcu.h"
+#include "ofproto/ofproto.h"
 #include "ofproto/upcall.h"
 #include "base/util.h"
 

@@ -28,7 +28,7 @@
 #include "dp/pipeline.h"
 #include "dp/pmd.h"
 #include "base/rcu.h"
-#include "ofproto/upcall.h"
+#include "ofproto/ofproto.h"
 #include "base/util.h"
 
 #define N_PORTS 3

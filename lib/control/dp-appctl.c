@@ -36,7 +36,7 @@
 #include "dp/pmd-perf.h"
 #include "classifier/smc.h"
 #include "control/unixctl.h"
-#include "ofproto/upcall.h"
+#include "ofproto/ofproto.h"
 #include "base/util.h"
 #include "base/vlog.h"
 

@@ -26,7 +26,7 @@
 #include "ofproto/ofproto-rules.h"
 #include "dp/pmd.h"
 #include "control/unixctl.h"
-#include "ofproto/upcall.h"
+#include "ofproto/ofproto.h"
 #include "base/util.h"
 
 /* How long rule/dump waits for each PMD's flow dump. */

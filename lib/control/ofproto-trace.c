@@ -26,6 +26,7 @@
 #include "packet/miniflow.h"
 #include "packet/dp-actions-format.h"
 #include "control/unixctl.h"
+#include "ofproto/ofproto.h"
 #include "ofproto/upcall.h"
 #include "base/util.h"
 

@@ -45,7 +45,7 @@
 #include "ofproto/mac-learning.h"
 #include "netdev/netdev.h"
 #include "netdev/netlink-link.h"
-#include "ofproto/upcall.h"
+#include "ofproto/ofproto.h"
 #include "base/util.h"
 #include "base/vlog.h"
 

@@ -27,7 +27,7 @@
 #include "netdev/netlink-link.h"
 #include "dp/pmd.h"
 #include "base/rcu.h"
-#include "ofproto/upcall.h"
+#include "ofproto/ofproto.h"
 #include "base/util.h"
 #include "base/vlog.h"
 

@@ -25,7 +25,7 @@
 #include "dp/pmd.h"
 #include "dp/pmd-perf.h"
 #include "base/rcu.h"
-#include "ofproto/upcall.h"
+#include "ofproto/ofproto.h"
 #include "base/util.h"
 #include "base/vlog.h"
 

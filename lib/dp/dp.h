@@ -22,7 +22,7 @@
 #include "config/config-other.h"
 #include "netdev/netdev.h"
 #include "dp/pmd-perf.h"
-#include "ofproto/upcall.h"
+#include "ofproto/ofproto.h"
 
 struct config_bridge;
 struct config_port;

@@ -24,6 +24,7 @@
 #include "netdev/netdev.h"
 #include "dp/pipeline.h"
 #include "base/rcu.h"
+#include "ofproto/ofproto.h"
 #include "ofproto/upcall.h"
 #include "base/coverage.h"
 #include "base/util.h"

@@ -8,7 +8,12 @@ lib_libpmdswitch_a_SOURCES += \
 	lib/ofproto/match-parse.h \
 	lib/ofproto/ofpact.c \
 	lib/ofproto/ofpact.h \
+	lib/ofproto/ofproto.c \
+	lib/ofproto/ofproto.h \
+	lib/ofproto/ofproto-private.h \
 	lib/ofproto/ofproto-rules.c \
 	lib/ofproto/ofproto-rules.h \
 	lib/ofproto/upcall.c \
-	lib/ofproto/upcall.h
+	lib/ofproto/upcall.h \
+	lib/ofproto/xlate.c \
+	lib/ofproto/xlate.h

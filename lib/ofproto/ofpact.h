@@ -5,7 +5,7 @@
  * Rule actions ("ofpacts"): parsing an ovs-ofctl action list such as
  * "mod_vlan_vid:10,output:p2" into an array of 'struct ofpact', and
  * formatting it back in canonical ovs-ofctl spelling.  The rule table
- * (ofproto-rules.h) keeps parsed actions; the slow path (upcall.c) turns
+ * (ofproto-rules.h) keeps parsed actions; the translation (xlate.c) turns
  * them into datapath actions for each packet.
  *
  * Accepted actions, comma separated, run in order:

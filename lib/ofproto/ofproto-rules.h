@@ -9,9 +9,9 @@
  * A 'struct rule_table' is an immutable, sorted snapshot of pointers to
  * rules: highest priority first and, among equal priorities, in the order
  * the rules were given (config order, then appctl additions).  That order
- * decides ties, where Open vSwitch leaves the choice undefined.  The slow
- * path (upcall.c) publishes snapshots with RCU and keeps rule objects that
- * survive a change, so their counters and flows stay.
+ * decides ties, where Open vSwitch leaves the choice undefined.  The
+ * bridge (ofproto.c) publishes snapshots with RCU and keeps rule objects
+ * that survive a change, so their counters and flows stay.
  *
  * rule_table_lookup() builds an exact megaflow mask: for each rule it
  * examines without a match it adds the rule's mask bits of the first field

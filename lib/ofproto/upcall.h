@@ -2,285 +2,40 @@
  * Copyright (c) 2026 The pmdswitch authors.
  * SPDX-License-Identifier: Apache-2.0
  *
- * The slow path.  A packet that misses every datapath cache is translated
- * here: upcall_xlate() decides what to do with it and returns datapath
- * actions plus a megaflow mask, the bits of the flow the decision depended
- * on.  The PMD installs key & mask -> actions in its caches, so every later
- * packet that agrees with this one on those bits takes the same actions
- * without an upcall.  A mask that is too narrow forwards packets wrongly; a
- * mask that is too wide costs cache entries and upcalls.
+ * The slow path's entry points for the datapath.  A packet that misses
+ * every datapath cache is translated here: upcall_xlate() decides what to
+ * do with it (xlate.h) and returns datapath actions plus a megaflow mask,
+ * the bits of the flow the decision depended on.  The PMD installs key &
+ * mask -> actions in its caches, so every later packet that agrees with
+ * this one on those bits takes the same actions without an upcall.  A
+ * mask that is too narrow forwards packets wrongly; a mask that is too
+ * wide costs cache entries and upcalls.
  *
- * Translation reads flow fields only through helpers that also set the
- * field's bits in the mask, so the mask stays exact as stages are added.
- * The bridge's priority-ordered rule table runs first (ofproto-rules.h);
- * a bridge without rules runs NORMAL alone, and a table with rules drops
- * what no rule matches.  NORMAL is a VLAN-aware learning bridge.  Each port
- * has a VLAN mode with Open vSwitch's names and meaning (see 'enum
- * ofproto_vlan_mode'): the mode decides which VLAN a received frame belongs
- * to (or that it is dropped), which ports a VLAN is flooded to, and whether
- * a frame leaves a port tagged.  MACs are learned per VLAN, and a frame
- * never leaves its VLAN.
+ * When ofproto_generation() changes, the PMD revalidates its cached flows
+ * with upcall_revalidate_rule(): each is translated again and kept only
+ * if the decision and its mask still hold for every packet it matches.
  *
- * 'struct ofproto' is the slow-path state of one bridge: its ports, its
- * rule table and its MAC learning table.
- *
- * Threads: the control thread creates and destroys an ofproto, adds and
- * removes ports and calls ofproto_run().  Any thread may translate.  The
- * port set is an immutable snapshot published with RCU (liburcu QSBR): the
- * translating threads must be registered RCU readers that are online, or
- * the only thread using the ofproto.  MAC learning takes the learning
- * table's mutex (mac-learning.h); nothing else in a translation locks.
+ * Threads: any thread may translate and revalidate, as an RCU reader (see
+ * ofproto.h).
  */
 #ifndef UPCALL_H
 #define UPCALL_H 1
 
-#include <stddef.h>
 #include <stdint.h>
 #include <stdbool.h>
-#include "ofproto/bond.h"
-#include "classifier/dp-flow.h"
-#include "packet/miniflow.h"
+#include "ofproto/xlate.h"
+#include "packet/dp-actions.h"
+#include "packet/flow.h"
 
-struct mac_learning;
-struct ofproto_rule;
-struct rule_table;
-
-/* The most ports a bridge may have (the datapath's port numbers are
- * 0..DP_MAX_PORTS - 1, also 256). */
-#define OFPROTO_MAX_PORTS 256
-
-/* Longest port name, including the terminating NUL. */
-#define OFPROTO_PORT_NAME_SIZE 32
-
-/* The most actions one translation may produce.  A flood emits one output
- * per bridge port but the input port, so OFPROTO_MAX_PORTS is enough for
- * NORMAL; the rule table may need more and fails the translation with
- * E2BIG when it does not fit. */
-#define UPCALL_MAX_ACTIONS 256
-BUILD_ASSERT_DECL(UPCALL_MAX_ACTIONS >= OFPROTO_MAX_PORTS);
-
-/* Bytes of the decision trace, newline-separated lines.  A longer trace is
- * cut at a line boundary and ends with "...". */
-#define UPCALL_TRACE_SIZE 1024
-
-/* How a port carries VLANs; the names and meanings of Open vSwitch's
- * Port vlan_mode.  A frame is "tagged" if its outer 802.1Q tag has a VID
- * other than 0; untagged and priority-tagged (VID 0) frames are treated
- * alike. */
-enum ofproto_vlan_mode {
-    /* Tagged frames of the VLANs in 'trunks'.  Untagged frames belong to
-     * VLAN 0 if 'trunks' has bit 0 (a trunk of all VLANs), else are
-     * dropped.  Frames leave tagged with their VLAN (VLAN 0 untagged). */
-    OFPROTO_VLAN_TRUNK,
-
-    /* Untagged frames of VLAN 'tag'; tagged frames are dropped.  Frames
-     * leave untagged. */
-    OFPROTO_VLAN_ACCESS,
-
-    /* Untagged frames belong to the native VLAN 'tag'; tagged frames as
-     * for a trunk of 'tag' and 'trunks'.  Frames leave tagged, those of
-     * the native VLAN too. */
-    OFPROTO_VLAN_NATIVE_TAGGED,
-
-    /* Same as native-tagged, except that frames of the native VLAN leave
-     * untagged. */
-    OFPROTO_VLAN_NATIVE_UNTAGGED,
-};
-
-/* VLAN IDs are 0..OFPROTO_N_VLANS - 1. */
-#define OFPROTO_N_VLANS 4096
-
-/* The VLAN settings of a port.  An all-zero struct is a trunk of no VLAN:
- * a port that accepts nothing and is flooded nothing. */
-struct ofproto_port_settings {
-    enum ofproto_vlan_mode vlan_mode;
-    uint16_t tag;               /* Access VLAN or native VLAN, 1..4094;
-                                 * 0 for a trunk. */
-    /* VLANs carried tagged, bit 'vid' of word 'vid / 64'.  Bit 0 (trunks
-     * only) means untagged frames are carried as VLAN 0.  An access port
-     * has no bit set. */
-    uint64_t trunks[OFPROTO_N_VLANS / 64];
-};
-
-/* "trunk", "access", "native-tagged" or "native-untagged". */
-const char *ofproto_vlan_mode_to_string(enum ofproto_vlan_mode);
-
-/* Parses a name from ofproto_vlan_mode_to_string() into '*mode'.  Returns
- * false if 's' is no such name. */
-bool ofproto_vlan_mode_from_string(const char *s,
-                                   enum ofproto_vlan_mode *mode);
-
-/* Fills 's' the way Open vSwitch reads a Port's vlan_mode, tag and trunks:
- * 'vlan_mode' (a name, or NULL for the default: "access" if 'tag' is
- * nonzero, else "trunk"), 'tag' (0 for none) and the 'n_trunks' VLANs in
- * 'trunks' (none: every VID 1..4095; for a trunk also VLAN 0, untagged
- * frames).  Returns 0, or EINVAL with 's' a trunk of no VLAN if the mode
- * is unknown, a VLAN is out of 1..4094, an access port has no tag or has
- * trunks, a native port has no tag or a trunk has a tag.  Any thread. */
-int ofproto_port_settings_init(struct ofproto_port_settings *s,
-                               const char *vlan_mode, int tag,
-                               const int *trunks, size_t n_trunks);
-
-/* True if a port with settings 's' carries VLAN 'vlan' (0..4095). */
-bool ofproto_port_settings_carries(const struct ofproto_port_settings *s,
-                                   uint16_t vlan);
-
-/* The result of a translation. */
-struct xlate_out {
-    uint32_t n_actions;         /* 0 means drop. */
-    struct dp_action actions[UPCALL_MAX_ACTIONS];
-
-    /* The megaflow mask: 1-bits are the bits of the flow the decision
-     * consulted.  Padding is zero. */
-    struct flow mask;
-
-    /* The counters of the rule that decided, or NULL when no rule did
-     * (NORMAL alone, or a table miss).  The flow installed for this
-     * translation credits its counts there when it is deleted. */
-    struct rule_stats *rule_stats;
-
-    /* Only upcall_xlate_trace() fills these; otherwise empty.
-     * 'final_flow' is the packet as the actions leave it (after the
-     * last rewrite; equal to the input flow if nothing rewrites it). */
-    size_t trace_len;
-    char trace[UPCALL_TRACE_SIZE];
-    struct flow final_flow;
-};
-
-/* Creates the slow path of bridge 'name', with no ports and an empty MAC
- * table whose entries age out after 'mac_aging_sec' seconds (0 means the
- * default, 300).  Control thread. */
-struct ofproto *ofproto_create(const char *name, unsigned int mac_aging_sec);
-
-/* Frees 'ofproto'.  Accepts NULL.  No thread may be translating with it and
- * no RCU reader may still hold its port snapshot: the PMDs that used it
- * have stopped, or have gone through a quiescent state since they last
- * used it. */
-void ofproto_destroy(struct ofproto *);
-
-const char *ofproto_name(const struct ofproto *);
-
-/* The bridge's MAC table, for fdb/show, fdb/flush and settings.  Owned by
- * 'ofproto'. */
-struct mac_learning *ofproto_mac_learning(struct ofproto *);
-
-/* Adds port 'port_no' named 'name' to the bridge, with the VLAN settings
- * 's' (copied), or if 's' is NULL as a trunk of all VLANs.  Returns 0,
- * EEXIST if the number is taken, ENOSPC if the bridge has
- * OFPROTO_MAX_PORTS ports, or EINVAL if 'name' is empty or longer than
- * OFPROTO_PORT_NAME_SIZE - 1 or 's' is inconsistent (see
- * ofproto_port_settings_init()).  Changes ofproto_generation().  Control
- * thread; waits for an RCU grace period, so it must not run inside an RCU
- * read-side section (a registered caller is put offline meanwhile). */
-int ofproto_port_add(struct ofproto *, uint16_t port_no, const char *name,
-                     const struct ofproto_port_settings *s);
-
-/* Adds port 'port_no' named 'name' as a member of bond 'bond_port_no', a
- * bridge port already added: a frame received on the member is handled as
- * received on the bond (its VLAN settings, MACs learned on the bond), and
- * NORMAL never outputs to the member itself.  Returns 0, EEXIST, ENOSPC or
- * EINVAL as ofproto_port_add() (EINVAL also if the two numbers are the
- * same), or ENOENT if 'bond_port_no' is not a bridge port.  Remove it with
- * ofproto_port_del().  Same thread rules as ofproto_port_add(). */
-int ofproto_member_add(struct ofproto *, uint16_t port_no, const char *name,
-                       uint16_t bond_port_no);
-
-/* Makes bridge port 'port_no' a bond in 'mode' whose active member, for
- * active-backup, is port 'active' (BOND_PORT_NONE if none; ignored in the
- * other modes).  NORMAL then outputs to it with one DP_ACTION_BOND_OUTPUT
- * (hash bond_slb_hash() of the source MAC and VLAN for balance-slb, else
- * 0) and drops what the bond does not admit: in active-backup, frames
- * received on any member but the active one; in the balance modes,
- * frames whose source MAC is learned on another bridge port (reflections
- * of the switch's own floods by a partner without LACP).  Changes
- * ofproto_generation() if anything changed.  Returns 0 or ENOENT (no such
- * bridge port).  Same thread rules as ofproto_port_add(). */
-int ofproto_port_set_bond(struct ofproto *, uint16_t port_no,
-                          enum bond_mode mode, uint16_t active);
-
-/* Stores in '*bundle' the bridge port that port 'port_no' is part of:
- * 'port_no' itself, or the bond of a bond member.  Returns false (and
- * 'port_no') if there is no such port.  Any thread (RCU reader). */
-bool ofproto_port_bundle(const struct ofproto *, uint16_t port_no,
-                         uint16_t *bundle);
-
-/* Gives port 'port_no' the VLAN settings 's' (copied) and, if they differ
- * from the old ones, forgets the MACs learned on the port.  Returns 0,
- * ENOENT if there is no such port or EINVAL if 's' is inconsistent.  Once
- * it returns, no translation uses the old settings.  Same thread rules as
- * ofproto_port_add(). */
-int ofproto_port_set(struct ofproto *, uint16_t port_no,
-                     const struct ofproto_port_settings *s);
-
-/* Copies the VLAN settings of port 'port_no' into '*s'.  Returns false if
- * there is no such port.  Any thread (RCU reader). */
-bool ofproto_port_get(const struct ofproto *, uint16_t port_no,
-                      struct ofproto_port_settings *s);
-
-/* Removes port 'port_no' and forgets the MACs learned on it.  Returns 0 or
- * ENOENT.  Once it returns, no translation outputs to the port or learns on
- * it any more.  Changes ofproto_generation().  Same thread rules as
- * ofproto_port_add(). */
-int ofproto_port_del(struct ofproto *, uint16_t port_no);
-
-/* Number of ports, and whether 'port_no' is one.  Any thread (RCU reader). */
-size_t ofproto_n_ports(const struct ofproto *);
-bool ofproto_has_port(const struct ofproto *, uint16_t port_no);
-
-/* Copies the name of port 'port_no' into 'name' (OFPROTO_PORT_NAME_SIZE
- * bytes).  Returns false, leaving 'name' empty, if there is no such port.
- * Any thread (RCU reader). */
-bool ofproto_port_name(const struct ofproto *, uint16_t port_no,
-                       char name[OFPROTO_PORT_NAME_SIZE]);
-
-/* A counter that changes whenever a translation could decide differently:
- * a MAC learned, moved, aged out, evicted or flushed, or a port added,
- * removed or given other VLAN settings.  Lock-free, any thread.  A thread
- * that caches translations reads it before it translates or revalidates;
- * when a later read returns a different value it revalidates its cached
- * flows. */
-uint64_t ofproto_generation(const struct ofproto *);
-
-/* Replaces the bridge's rule table by the 'n' rules in 'rules', which it
- * takes over: each is either a rule of the current table or a new one
- * (ofproto_rule_create()).  A new rule equal to a current one
- * (ofproto_rule_equal()) is dropped in favour of the current one, which
- * keeps its counters and flows.  Rules of the current table left out are
- * freed.  With no rules at all, the bridge is a plain NORMAL switch; with
- * rules, a packet no rule matches is dropped.
- *
- * When anything changed, changes ofproto_generation() and waits until
- * every running PMD has revalidated its flows against the new table (two
- * RCU grace periods, see the comment in the body): once it returns, no
- * packet is forwarded by a flow the old table produced.  Control thread,
- * outside any RCU read-side section. */
-void ofproto_set_rules(struct ofproto *, struct ofproto_rule **rules,
-                       size_t n);
-
-/* The current rule table.  Control thread (the only writer), or an RCU
- * reader. */
-const struct rule_table *ofproto_get_rules(const struct ofproto *);
-
-/* Periodic work (MAC aging) as of 'now' (msec, monotonic).  Control thread,
- * about once a second. */
-void ofproto_run(struct ofproto *, long long now);
-
-/* Keeps alive the MAC table entry of the source of 'flow' (dl_src on its
- * VLAN and in_port) while a cached flow forwards its traffic without
- * upcalls.  Only refreshes an entry that is live and points to in_port
- * (see mac_learning_refresh()).  Takes the MAC table mutex: call it once
- * per flow that saw traffic, from periodic flow maintenance at least once
- * per aging period, never per packet.  Any thread. */
-void ofproto_mac_refresh(struct ofproto *, const struct flow *flow,
-                         long long now);
+struct ofproto;
+struct rule_stats;
 
 /* Translates a packet whose expanded key is 'flow' (flow->in_port is its
  * input port) as of time 'now' (msec, monotonic).  If 'learn', updates the
  * MAC table from the packet's source.  Fills 'out' (the trace stays empty)
  * and returns 0, or returns a positive errno (E2BIG: too many actions)
  * with out->n_actions == 0; the caller drops the packet and counts a
- * failed upcall.  Any thread, as an RCU reader (see the top of this
- * file). */
+ * failed upcall.  Any thread, as an RCU reader (see ofproto.h). */
 int upcall_xlate(struct ofproto *, const struct flow *flow, bool learn,
                  long long now, struct xlate_out *out);
 

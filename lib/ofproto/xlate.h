@@ -1,0 +1,86 @@
+/*
+ * Copyright (c) 2026 The pmdswitch authors.
+ * SPDX-License-Identifier: Apache-2.0
+ *
+ * Translation: what the bridge does with a packet.  xlate_actions() runs a
+ * packet's flow through the bridge (ofproto.h) and returns datapath
+ * actions plus a megaflow mask, the bits of the flow the decision
+ * depended on; upcall.c calls it for a missed packet and again to
+ * revalidate a cached flow.
+ *
+ * Translation reads flow fields only through helpers that also set the
+ * field's bits in the mask, so the mask stays exact as stages are added.
+ * The bridge's priority-ordered rule table runs first (ofproto-rules.h);
+ * a bridge without rules runs NORMAL alone, and a table with rules drops
+ * what no rule matches.  NORMAL is a VLAN-aware learning bridge: each
+ * port's VLAN mode (ofproto.h) decides which VLAN a received frame belongs
+ * to, which ports a VLAN is flooded to and whether a frame leaves a port
+ * tagged.  MACs are learned per VLAN, and a frame never leaves its VLAN.
+ *
+ * Threads: any thread may translate, as an RCU reader (see ofproto.h).
+ * MAC learning takes the learning table's mutex (mac-learning.h); nothing
+ * else in a translation locks.
+ */
+#ifndef XLATE_H
+#define XLATE_H 1
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdbool.h>
+#include "base/compiler.h"
+#include "ofproto/ofproto.h"
+#include "packet/dp-actions.h"
+#include "packet/flow.h"
+
+struct ofproto;
+struct rule_stats;
+
+/* The most actions one translation may produce.  A flood emits one output
+ * per bridge port but the input port, so OFPROTO_MAX_PORTS is enough for
+ * NORMAL; the rule table may need more and fails the translation with
+ * E2BIG when it does not fit. */
+#define XLATE_MAX_ACTIONS 256
+BUILD_ASSERT_DECL(XLATE_MAX_ACTIONS >= OFPROTO_MAX_PORTS);
+
+/* Bytes of the decision trace, newline-separated lines.  A longer trace is
+ * cut at a line boundary and ends with "...". */
+#define XLATE_TRACE_SIZE 1024
+
+/* The result of a translation. */
+struct xlate_out {
+    uint32_t n_actions;         /* 0 means drop. */
+    struct dp_action actions[XLATE_MAX_ACTIONS];
+
+    /* The megaflow mask: 1-bits are the bits of the flow the decision
+     * consulted.  Padding is zero. */
+    struct flow mask;
+
+    /* The counters of the rule that decided, or NULL when no rule did
+     * (NORMAL alone, or a table miss).  The flow installed for this
+     * translation credits its counts there when it is deleted. */
+    struct rule_stats *rule_stats;
+
+    /* Only xlate_actions_trace() fills these; otherwise empty.
+     * 'final_flow' is the packet as the actions leave it (after the
+     * last rewrite; equal to the input flow if nothing rewrites it). */
+    size_t trace_len;
+    char trace[XLATE_TRACE_SIZE];
+    struct flow final_flow;
+};
+
+/* Translates a packet whose expanded key is 'flow' (flow->in_port is its
+ * input port) as of time 'now' (msec, monotonic).  If 'learn', updates the
+ * MAC table from the packet's source.  Fills 'out' (the trace stays empty)
+ * and returns 0, or returns a positive errno (E2BIG: too many actions)
+ * with out->n_actions == 0.  Stores in '*normal_ranp' (if nonnull)
+ * whether NORMAL ran.  Any thread, as an RCU reader (see ofproto.h). */
+int xlate_actions(struct ofproto *, const struct flow *flow, bool learn,
+                  long long now, struct xlate_out *out, bool *normal_ranp);
+
+/* Same as xlate_actions() without 'normal_ranp', and also writes a
+ * human-readable account of the decision into out->trace and the packet
+ * as the actions leave it into out->final_flow. */
+int xlate_actions_trace(struct ofproto *, const struct flow *flow,
+                        bool learn, long long now, struct xlate_out *out);
+
+#endif /* xlate.h */
