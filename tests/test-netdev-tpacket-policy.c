@@ -3,7 +3,7 @@
  * SPDX-License-Identifier: Apache-2.0
  *
  * Tests for the tpacket receive-mode policy.  A small simulator plays the
- * PMD (it counts polls the way netdev-tpacket.c does) and the control
+ * PMD (it counts polls the way netdev-tpacket-rx.c does) and the control
  * thread (it runs the policy once per ms of a fake clock and makes every
  * switch it asks for), so each case describes a load and checks when the
  * mode changes.  No sockets, no root.

@@ -8,6 +8,8 @@ lib_libpmdswitch_a_SOURCES += \
 	lib/control/dp-appctl.c \
 	lib/control/ofproto-appctl.c \
 	lib/control/ofproto-trace.c \
+	lib/control/unixctl-client.c \
+	lib/control/unixctl-private.h \
 	lib/control/unixctl.c \
 	lib/control/unixctl.h \
 	lib/control/vlog-appctl.c

@@ -18,5 +18,11 @@ if HAVE_AFXDP
 lib_libpmdswitch_a_SOURCES += lib/netdev/netdev-afxdp.c
 endif
 if HAVE_TPACKET_V3
-lib_libpmdswitch_a_SOURCES += lib/netdev/netdev-tpacket-steer.c lib/netdev/netdev-tpacket-steer.h lib/netdev/netdev-tpacket.c
+lib_libpmdswitch_a_SOURCES += \
+	lib/netdev/netdev-tpacket-private.h \
+	lib/netdev/netdev-tpacket-rx.c \
+	lib/netdev/netdev-tpacket-steer.c \
+	lib/netdev/netdev-tpacket-steer.h \
+	lib/netdev/netdev-tpacket-tx.c \
+	lib/netdev/netdev-tpacket.c
 endif

@@ -2,8 +2,8 @@
  * Copyright (c) 2026 The pmdswitch authors.
  * SPDX-License-Identifier: Apache-2.0
  *
- * Receive-mode policy of the "tpacket" port provider (see the design note
- * in netdev-tpacket.c for the two sockets and how a switch is made).  This
+ * Receive-mode policy of the "tpacket" port provider (see
+ * doc/netdev-tpacket.md for the two sockets and how a switch is made).  This
  * file only decides when to switch.
  *
  * When to switch.  What matters is the cost per frame, not per byte: on

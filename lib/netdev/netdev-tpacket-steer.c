@@ -3,8 +3,8 @@
  * SPDX-License-Identifier: Apache-2.0
  *
  * Receive steering of the "tpacket" port provider: the fanout group of a
- * port and its classic BPF program (see netdev-tpacket-steer.h; the design
- * note in netdev-tpacket.c has the reasons and the kernel facts).
+ * port and its classic BPF program (see netdev-tpacket-steer.h;
+ * doc/netdev-tpacket.md has the reasons and the kernel facts).
  *
  * The program.  The kernel runs it for every frame the port receives,
  * with the frame's data starting at the network header (the MAC header is
@@ -346,7 +346,7 @@ steer_create(struct tpacket_steer *st, int fd, const char **stepp)
     /* The kernel picks an id that no group in the namespace uses. */
     if (steer_setsockopt_int(fd, SOL_PACKET, PACKET_FANOUT,
                              (type | PACKET_FANOUT_FLAG_UNIQUEID) << 16)) {
-        /* Older kernels lack IGNORE_OUTGOING for groups; netdev-tpacket.c
+        /* Older kernels lack IGNORE_OUTGOING for groups; netdev-tpacket-rx.c
          * then skips the port's own frames by packet type. */
         type &= ~PACKET_FANOUT_FLAG_IGNORE_OUTGOING;
         error = steer_setsockopt_int(fd, SOL_PACKET, PACKET_FANOUT,

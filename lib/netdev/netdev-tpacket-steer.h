@@ -8,8 +8,8 @@
  * the queue, the socket of the queue's receive mode.  The group has
  * 2 * n_rxq members, the two receive sockets of each queue, joined in the
  * order q0 low-latency, q0 throughput, q1 low-latency, ... so that member
- * 2 * q + mode is the socket of 'mode' of queue q.  The design note in
- * netdev-tpacket.c ("Steering", "More than one rx queue") says why, and
+ * 2 * q + mode is the socket of 'mode' of queue q.  doc/netdev-tpacket.md
+ * ("Steering", "More than one rx queue") says why, and
  * which kernel facts this relies on.
  *
  * This module opens no socket: netdev-tpacket.c opens the members and
