@@ -5,6 +5,8 @@ lib_libpmdswitch_a_SOURCES += \
 	lib/config/config-diff.c \
 	lib/config/config-diff.h \
 	lib/config/config-other.c \
+	lib/config/config-schema.c \
+	lib/config/config-schema.h \
 	lib/config/config-other.h \
 	lib/config/config.c \
 	lib/config/config.h \
