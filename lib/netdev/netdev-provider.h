@@ -75,6 +75,12 @@ struct netdev_class {
      * a second port on it before construct, as for any provider. */
     bool may_create;
 
+    /* True for a provider with no kernel interface ("dummy"): netdev.c
+     * looks no interface up, construct sets 'netdev->ifindex' to a
+     * positive number of its own, and two open netdevs of the provider
+     * may not share a name (unless 'replaces'). */
+    bool no_interface;
+
     /* Port life cycle (control thread).  construct opens the kernel side
      * for 'netdev->name' with 'opts'; on failure returns a positive errno
      * and a malloc'd message in '*errp'. */
@@ -109,6 +115,7 @@ struct netdev_class {
 
 extern const struct netdev_class netdev_mmsg_class;
 extern const struct netdev_class netdev_tap_class;
+extern const struct netdev_class netdev_dummy_class;
 #ifdef HAVE_TPACKET_V3
 extern const struct netdev_class netdev_tpacket_class;
 #endif
