@@ -6,8 +6,10 @@ lib_libpmdswitch_a_SOURCES += \
 	lib/control/config-apply.h \
 	lib/control/coverage-appctl.c \
 	lib/control/dp-appctl.c \
+	lib/control/netdev-dummy-appctl.c \
 	lib/control/ofproto-appctl.c \
 	lib/control/ofproto-trace.c \
+	lib/control/time-appctl.c \
 	lib/control/unixctl.c \
 	lib/control/unixctl.h \
 	lib/control/vlog-appctl.c
