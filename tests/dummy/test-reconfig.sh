@@ -104,10 +104,11 @@ dm_write_config 0x3 "$(dm_port p1)" "$(dm_port p3 2)"
 reload
 after=$(dm_rxqs)
 ps_info "rx queues with 0x3: $after"
-ps_assert_eq "rx queues on core 0 with 0x3" 1 \
-    "$(grep -c '0:' <<<"${after// /$'\n'}" | awk '{ print ($1 >= 1) }')"
-ps_assert_eq "rx queues on core 1 with 0x3" 1 \
-    "$(grep -c '1:' <<<"${after// /$'\n'}" | awk '{ print ($1 >= 1) }')"
+# Both PMDs poll something now (which queue goes where is the
+# assignment's business).
+[[ " $after " == *" 0:"* ]] || ps_fail "core 0 polls nothing with 0x3: $after"
+[[ " $after " == *" 1:"* ]] || ps_fail "core 1 polls nothing with 0x3: $after"
+ps_info "ok: both cores poll rx queues"
 # Traffic still flows, from every queue of p3.
 dm_recv p3 --qid 0 "$(dm_udp 00:00:00:00:00:0c $BCAST 100)"
 dm_recv p3 --qid 1 "$(dm_udp 00:00:00:00:00:0c $BCAST 101)"
