@@ -16,6 +16,7 @@ UNIT_TESTS = \
 	tests/test-match-parse \
 	tests/test-miniflow \
 	tests/test-netdev \
+	tests/test-netdev-dummy \
 	tests/test-netdev-tap \
 	tests/test-netdev-tpacket-policy \
 	tests/test-netlink-link \
@@ -44,6 +45,15 @@ EXTRA_DIST += tests/check.h
 # Tests of the command-line tools, run against this build.
 TESTS += tests/test-parse-pcap.sh
 EXTRA_DIST += tests/test-parse-pcap.sh
+
+# Rootless datapath tests: the real daemon on dummy ports (no root).
+DUMMY_TESTS = \
+	tests/dummy/test-conservation.sh \
+	tests/dummy/test-expiry.sh \
+	tests/dummy/test-normal.sh \
+	tests/dummy/test-reconfig.sh
+TESTS += $(DUMMY_TESTS)
+EXTRA_DIST += $(DUMMY_TESTS) tests/dummy/lib.sh
 
 # The layering of lib/: no include goes up a layer.
 TESTS += tests/check-layering.sh
@@ -88,6 +98,8 @@ tests_test_miniflow_LDADD = $(PMD_LIBS)
 tests_test_netdev_SOURCES = tests/test-netdev.c tests/netns-test.c \
 	tests/netns-test.h
 tests_test_netdev_LDADD = $(PMD_LIBS)
+tests_test_netdev_dummy_SOURCES = tests/test-netdev-dummy.c
+tests_test_netdev_dummy_LDADD = $(PMD_LIBS)
 tests_test_netdev_tpacket_SOURCES = tests/test-netdev-tpacket.c \
 	tests/netns-test.c tests/netns-test.h
 tests_test_netdev_tpacket_LDADD = $(PMD_LIBS)

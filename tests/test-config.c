@@ -324,7 +324,7 @@ static const struct error_case error_cases[] = {
       "[\n  {\"name\": \"p2\", \"options\": {\"n_rxqs\": 2}}\n]}]}",
       "config.json:2:30: unknown key \"n_rxqs\" in options of port \"p2\" "
       "(known keys: n_rxq, bond_mode, peer, bond-rebalance-interval, "
-      "xdp-mode)" },
+      "xdp-mode, pcap)" },
     { "unknown other_config key", "{\"bridges\": [],\n \"other_config\": "
       "{\n   \"pmd-cpu-masks\": \"0x2\"\n }}",
       "config.json:3:4: unknown key \"pmd-cpu-masks\" in other_config (known "
@@ -361,7 +361,18 @@ static const struct error_case error_cases[] = {
       "config.json:1:65: \"create\" must be true or false, got \"yes\"" },
     { "bad port type", PORT1 "{\"name\": \"p1\", \"type\": \"veth\"}" END1,
       "config.json:1:63: \"type\" must be one of \"system\", \"tap\", "
-      "\"bond\", \"afxdp\", got \"veth\"" },
+      "\"bond\", \"afxdp\", \"dummy\", got \"veth\"" },
+    { "create on a dummy port", PORT1 "{\"name\": \"p1\", \"type\": "
+      "\"dummy\", \"create\": true}" END1,
+      "config.json:1:72: \"create\": true is not allowed on ports of type "
+      "\"dummy\"; a dummy port has no kernel interface" },
+    { "pcap on a system port", PORT1 "{\"name\": \"p1\", \"options\": "
+      "{\"pcap\": \"/tmp/x\"}}" END1,
+      "config.json:1:67: \"pcap\" is only allowed on ports of type "
+      "\"dummy\"" },
+    { "empty pcap", PORT1 "{\"name\": \"p1\", \"type\": \"dummy\", "
+      "\"options\": {\"pcap\": \"\"}}" END1,
+      "config.json:1:92: \"pcap\" must name a file" },
     { "n_rxq zero", PORT1 "{\"name\": \"p1\", \"options\": {\"n_rxq\": 0}}"
       END1,
       "config.json:1:76: \"n_rxq\" must be an integer from 1 to 64, got 0" },

@@ -53,6 +53,7 @@ struct options {
     const char *unixctl;        /* Control socket path. */
     bool detach;
     bool monitor;               /* --monitor: restart after a crash. */
+    bool enable_dummy;          /* --enable-dummy: the test clock. */
 };
 
 /* Prints 'error' (which it frees) and exits with status 1.  Freeing first
@@ -80,6 +81,8 @@ usage(void)
            "                        (default " UNIXCTL_DEFAULT_PATH ")\n"
            "  --log-file[=FILE]     also log to FILE\n"
            "                        (default " DEFAULT_LOGFILE ")\n"
+           "  --enable-dummy        offer the test clock (time/warp);\n"
+           "                        for tests only\n"
            "  -v, --verbose=MODULE:LEVEL  set a log level (repeatable);\n"
            "                        -v syslog:info also logs to syslog\n"
            "  -h, --help            print this help and exit\n"
@@ -90,7 +93,7 @@ static void
 parse_options(int argc, char *argv[], struct options *opts)
 {
     enum { OPT_CONFIG = 256, OPT_PIDFILE, OPT_DETACH, OPT_LOG_FILE,
-           OPT_UNIXCTL, OPT_MONITOR };
+           OPT_UNIXCTL, OPT_MONITOR, OPT_ENABLE_DUMMY };
     static const struct option long_options[] = {
         { "config", required_argument, NULL, OPT_CONFIG },
         { "pidfile", optional_argument, NULL, OPT_PIDFILE },
@@ -98,6 +101,7 @@ parse_options(int argc, char *argv[], struct options *opts)
         { "monitor", no_argument, NULL, OPT_MONITOR },
         { "log-file", optional_argument, NULL, OPT_LOG_FILE },
         { "unixctl", required_argument, NULL, OPT_UNIXCTL },
+        { "enable-dummy", no_argument, NULL, OPT_ENABLE_DUMMY },
         { "verbose", required_argument, NULL, 'v' },
         { "help", no_argument, NULL, 'h' },
         { "version", no_argument, NULL, 'V' },
@@ -125,6 +129,9 @@ parse_options(int argc, char *argv[], struct options *opts)
             break;
         case OPT_UNIXCTL:
             opts->unixctl = optarg;
+            break;
+        case OPT_ENABLE_DUMMY:
+            opts->enable_dummy = true;
             break;
         case OPT_LOG_FILE:
             opts->log_file = optarg ? optarg : DEFAULT_LOGFILE;
@@ -156,12 +163,32 @@ parse_options(int argc, char *argv[], struct options *opts)
     }
 }
 
-/* Returns NULL if this process may open packet sockets, else a message
- * (to free) with the reason, so that it fails early and clearly. */
-static char *
-check_packet_socket_permission(void)
+/* True if some port of 'cfg' needs the kernel (any but a dummy port). */
+static bool
+config_has_kernel_ports(const struct pmd_config *cfg)
 {
-    int fd = socket(AF_PACKET, SOCK_RAW, 0);
+    for (size_t i = 0; i < cfg->n_bridges; i++) {
+        for (size_t j = 0; j < cfg->bridges[i].n_ports; j++) {
+            if (cfg->bridges[i].ports[j].type != CONFIG_PORT_DUMMY) {
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+/* Returns NULL if this process may open packet sockets, or if 'cfg' has
+ * only dummy ports (which need no privilege), else a message (to free)
+ * with the reason, so that it fails early and clearly. */
+static char *
+check_packet_socket_permission(const struct pmd_config *cfg)
+{
+    int fd;
+
+    if (!config_has_kernel_ports(cfg)) {
+        return NULL;
+    }
+    fd = socket(AF_PACKET, SOCK_RAW, 0);
 
     if (fd < 0) {
         if (errno == EPERM || errno == EACCES) {
@@ -338,13 +365,17 @@ unixctl_exit(struct unixctl_conn *conn, int argc OVS_UNUSED,
     event_base_loopbreak(base_);
 }
 
-/* Registers every appctl command the daemon serves. */
+/* Registers every appctl command the daemon serves, and the test clock's
+ * with 'enable_dummy'. */
 static void
-register_commands(struct event_base *base, struct dp *dp)
+register_commands(struct event_base *base, struct dp *dp, bool enable_dummy)
 {
     unixctl_command_register("version", "", 0, 0, unixctl_version, NULL);
     unixctl_command_register("exit", "", 0, 0, unixctl_exit, base);
     appctl_register_commands(dp);
+    if (enable_dummy) {
+        time_register_commands();
+    }
 }
 
 /* Runs the control loop on 'base' until a terminating signal or "exit". */
@@ -396,7 +427,7 @@ main(int argc, char *argv[])
     /* Rules are checked against the ports, so after the whole file. */
     error = config_check_rules(cfg, opts.config);
     if (!error) {
-        error = check_packet_socket_permission();
+        error = check_packet_socket_permission(cfg);
     }
     if (!error) {
         error = open_log_file(opts.log_file);
@@ -461,7 +492,7 @@ main(int argc, char *argv[])
         event_base_free(base);
         exit_with_error(error);
     }
-    register_commands(base, dp);
+    register_commands(base, dp, opts.enable_dummy);
     config_reload_init(&reload, dp, opts.config, cfg);
     monitor = link_monitor_create(base, on_link_event, dp, &error);
     if (!monitor) {

@@ -2,6 +2,8 @@
 lib_libpmdswitch_a_SOURCES += \
 	lib/base/backtrace.c \
 	lib/base/backtrace.h \
+	lib/base/byte-ring.c \
+	lib/base/byte-ring.h \
 	lib/base/compiler.h \
 	lib/base/coverage.c \
 	lib/base/coverage.h \

@@ -128,13 +128,32 @@ xzalloc_cacheline(size_t size)
     return p;
 }
 
+/* Microseconds time_warp() added.  Written with an atomic add, read
+ * relaxed: a reader that sees the old value a little longer only sees the
+ * warp a little later, and the clock never goes back. */
+static long long time_offset_usec;
+
 long long
 time_usec(void)
 {
     struct timespec ts;
 
     clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (long long) ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+    return ((long long) ts.tv_sec * 1000000 + ts.tv_nsec / 1000
+            + __atomic_load_n(&time_offset_usec, __ATOMIC_RELAXED));
+}
+
+void
+time_warp(long long msec)
+{
+    ovs_assert(msec >= 0);
+    __atomic_fetch_add(&time_offset_usec, msec * 1000, __ATOMIC_RELAXED);
+}
+
+long long
+time_warped_msec(void)
+{
+    return __atomic_load_n(&time_offset_usec, __ATOMIC_RELAXED) / 1000;
 }
 
 long long

@@ -53,9 +53,19 @@ char *xmemdup0(const void *p, size_t size);
 /* Allocates 'size' bytes aligned to a cache line, zeroed; free() frees it. */
 void *xzalloc_cacheline(size_t size);
 
-/* Monotonic time. */
+/* Monotonic time, plus whatever time_warp() added.  Cheap enough for
+ * PMD threads: a clock_gettime() and one relaxed load. */
 long long time_msec(void);
 long long time_usec(void);
+
+/* Test clock: moves time_msec() and time_usec(), as seen by every thread,
+ * 'msec' milliseconds (>= 0) forward from now on.  The clock keeps running
+ * at its normal rate.  For tests only: pmdswitchd offers it as "time/warp"
+ * when started with --enable-dummy.  Any thread. */
+void time_warp(long long msec);
+
+/* The total time_warp() added so far, in milliseconds. */
+long long time_warped_msec(void);
 
 /* Counts the bits set in 'x'. */
 static inline int

@@ -75,6 +75,7 @@ port_equal__(const struct config_port *a, const struct config_port *b)
             && str_equal__(a->peer, b->peer)
             && str_equal__(a->bond_mode, b->bond_mode)
             && str_equal__(a->xdp_mode, b->xdp_mode)
+            && str_equal__(a->pcap, b->pcap)
             && a->bond_rebalance_interval == b->bond_rebalance_interval);
 }
 

@@ -33,6 +33,7 @@ static const char *const port_type_names[] = {
     [CONFIG_PORT_TAP] = "tap",
     [CONFIG_PORT_BOND] = "bond",
     [CONFIG_PORT_AFXDP] = "afxdp",
+    [CONFIG_PORT_DUMMY] = "dummy",
 };
 
 static const char *const vlan_mode_names[] = {
@@ -206,7 +207,9 @@ struct port_keys {
     struct json_pos peer_key;
     struct json_pos rebalance_key;
     struct json_pos xdp_mode_key;
+    struct json_pos pcap_key;
     bool has_rebalance;
+    bool has_pcap;
     bool has_xdp_mode;
     bool has_interface, has_tag, has_trunks, has_members, has_bond_mode;
     bool has_vlan_mode;
@@ -221,6 +224,7 @@ static const char *const port_keys[] = {
 };
 static const char *const options_keys[] = {
     "n_rxq", "bond_mode", "peer", "bond-rebalance-interval", "xdp-mode",
+    "pcap",
 };
 static const char *const rule_keys[] = {
     "priority", "match", "actions", "cookie",
@@ -366,6 +370,20 @@ parse_port_options(struct cfg_ctx *ctx, const json_t *v,
             port->xdp_mode = xstrdup(xdp_mode_names[mode]);
             keys->has_xdp_mode = true;
             keys->xdp_mode_key = key_pos;
+        } else if (!strcmp(key, "pcap")) {
+            const char *path = NULL;
+
+            if (!check(ctx, pos, config_check_string(value, "\"pcap\"",
+                                                     &path))) {
+                return false;
+            }
+            if (!path[0]) {
+                return failf(ctx, pos, "\"pcap\" must name a file");
+            }
+            free(port->pcap);
+            port->pcap = xstrdup(path);
+            keys->has_pcap = true;
+            keys->pcap_key = key_pos;
         } else {
             char *where = xasprintf("options of %s", port_label);
             bool ok = fail_unknown_key(ctx, key_pos, key, where, options_keys,
@@ -603,6 +621,15 @@ check_port(struct cfg_ctx *ctx, const char *label, struct config_port *port,
         return failf(ctx, keys->create_key, "\"create\": true is not "
                      "allowed on ports of type \"afxdp\"; AF_XDP attaches "
                      "to an existing interface");
+    }
+    if (port->create && port->type == CONFIG_PORT_DUMMY) {
+        return failf(ctx, keys->create_key, "\"create\": true is not "
+                     "allowed on ports of type \"dummy\"; a dummy port has "
+                     "no kernel interface");
+    }
+    if (keys->has_pcap && port->type != CONFIG_PORT_DUMMY) {
+        return failf(ctx, keys->pcap_key, "\"pcap\" is only allowed on "
+                     "ports of type \"dummy\"");
     }
     if (keys->has_xdp_mode && port->type != CONFIG_PORT_AFXDP) {
         return failf(ctx, keys->xdp_mode_key, "\"xdp-mode\" is only "

@@ -181,6 +181,7 @@ config_port_uninit(struct config_port *port)
     free(port->bond_mode);
     free(port->peer);
     free(port->xdp_mode);
+    free(port->pcap);
 }
 
 static void

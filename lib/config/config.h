@@ -15,8 +15,10 @@
  *             "interface": "veth-a",              default: the port name
  *             "type": "system",                   "system", "tap", "bond",
  *                                                 "afxdp" (if built with
- *                                                 libxdp)
- *             "create": false,                    not for "bond", "afxdp"
+ *                                                 libxdp), "dummy" (no
+ *                                                 kernel interface)
+ *             "create": false,                    not for "bond", "afxdp",
+ *                                                 "dummy"
  *             "vlan_mode": "access",              see below
  *             "tag": 10,                          access or native VLAN,
  *                                                 1..4094
@@ -27,9 +29,12 @@
  *                          "bond-rebalance-interval": 10000,
  *                                                 bonds only, ms, 0..10000
  *                                                 (0: never rebalance)
- *                          "xdp-mode": "native" } } ],
+ *                          "xdp-mode": "native",
  *                                                 afxdp only: "native" or
  *                                                 "generic"
+ *                          "pcap": "/tmp/p1.pcap" } } ],
+ *                                                 dummy only: write what
+ *                                                 the port transmits there
  *         "rules": [ { "priority": 32768,         0..65535
  *                      "match": "",               ovs-ofctl syntax
  *                      "actions": "normal",       required
@@ -67,6 +72,8 @@ enum config_port_type {
     CONFIG_PORT_BOND,           /* A bond over 'members'. */
     CONFIG_PORT_AFXDP,          /* An existing interface through AF_XDP
                                  * sockets (builds with HAVE_AFXDP). */
+    CONFIG_PORT_DUMMY,          /* No kernel interface: frames injected and
+                                 * read back through appctl (tests). */
 };
 
 /* One rule of a bridge's rule table, kept as text until the rule table
@@ -113,6 +120,8 @@ struct config_port {
                                   * -1 if unset (bond.h's default). */
     char *xdp_mode;             /* afxdp ports: "native" (default) or
                                  * "generic".  NULL for other ports. */
+    char *pcap;                 /* dummy ports: a pcap file for what the
+                                 * port transmits, or NULL. */
 };
 
 struct config_bridge {

@@ -57,4 +57,30 @@ void bond_register_commands(struct dp *);
 /* Registers "ofproto/trace" (ofproto-trace.c). */
 void ofproto_trace_register_commands(struct dp *);
 
+/* Registers netdev-dummy/receive and netdev-dummy/dump
+ * (netdev-dummy-appctl.c).
+ *
+ * netdev-dummy/receive PORT [--qid N] FRAME... queues each FRAME on rx
+ * queue N (default 0) of dummy port PORT, as if received there.  A FRAME
+ * is an even number of hex digits with nothing between them, or a flow in
+ * the match syntax (match-parse.h; its in_port, if any, must be PORT),
+ * made into a frame by flow_compose().  Any bad argument (unknown or
+ * non-dummy port, bad hex, odd hex length, bad flow, bad queue) is an
+ * error and nothing is queued.  Frames that find the queue full are
+ * counted as rx_ring_full.  Answers "N frame(s) queued on rx queue Q of
+ * PORT, M dropped (rx queue full)", in JSON
+ * {"port", "qid", "queued", "dropped_rx_queue_full"}.
+ *
+ * netdev-dummy/dump PORT [--clear] answers the frames PORT transmitted,
+ * oldest first, one line of hex each; in JSON {"port", "frames": [HEX...],
+ * "n_captured", "capture_dropped", "capture_overflow"} (see
+ * netdev-dummy.h).  --clear forgets them afterwards. */
+void netdev_dummy_register_commands(struct dp *);
+
+/* Registers "time/warp MSECS" (time-appctl.c), which moves the clock of
+ * every thread (time_msec()) MSECS forward and answers "warped"; in JSON
+ * {"warped_ms", "total_warped_ms"}.  Not part of
+ * appctl_register_commands(): for tests only (pmdswitchd --enable-dummy). */
+void time_register_commands(void);
+
 #endif /* control/appctl.h */

@@ -6,8 +6,10 @@ lib_libpmdswitch_a_SOURCES += \
 	lib/control/config-apply.h \
 	lib/control/coverage-appctl.c \
 	lib/control/dp-appctl.c \
+	lib/control/netdev-dummy-appctl.c \
 	lib/control/ofproto-appctl.c \
 	lib/control/ofproto-trace.c \
+	lib/control/time-appctl.c \
 	lib/control/unixctl-client.c \
 	lib/control/unixctl-private.h \
 	lib/control/unixctl.c \

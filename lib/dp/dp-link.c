@@ -23,6 +23,8 @@
  * interface exists again in this namespace, or at once if "create" lets
  * pmdswitchd make it.
  *
+ * A dummy port has no interface: it is always up.
+ *
  * Each change is logged once, and the MACs learned on a port that stops
  * forwarding are forgotten, so its stations are flooded to until they are
  * heard again.
@@ -142,6 +144,9 @@ dp_link_check(struct dp *dp, struct dp_port *port)
     struct netlink_link_info info;
     int error;
 
+    if (port->dummy) {
+        return;                 /* No interface to follow. */
+    }
     if (port->tap) {
         dp_link_check_tap(dp, port);
         return;
@@ -174,7 +179,7 @@ dp_link_event(struct dp *dp, const struct link_event *ev)
     for (int i = 0; i < DP_MAX_PORTS; i++) {
         struct dp_port *port = dp->ports[i];
 
-        if (port && !port->tap && !port->bond
+        if (port && !port->tap && !port->dummy && !port->bond
             && (ev->type == LINK_EVENT_RESYNC
                 || (port->netdev && port->ifindex == ev->ifindex)
                 || !strcmp(ev->name, port->ifname))) {

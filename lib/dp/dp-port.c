@@ -91,6 +91,8 @@ dp_port_new(const struct dp_port *tmpl)
         port->ifname = xstrdup(tmpl->ifname);
         port->tap = tmpl->tap;
         port->afxdp = tmpl->afxdp;
+        port->dummy = tmpl->dummy;
+        port->pcap = tmpl->pcap ? xstrdup(tmpl->pcap) : NULL;
         port->xdp_generic = tmpl->xdp_generic;
         port->n_rxq = tmpl->n_rxq;
         port->create = tmpl->create;
@@ -104,13 +106,16 @@ dp_port_new(const struct dp_port *tmpl)
     return port;
 }
 
-/* The provider for 'port' under 'other': taps and afxdp ports have their
- * own whatever "use-tpacket-v3" says. */
+/* The provider for 'port' under 'other': taps, afxdp and dummy ports have
+ * their own whatever "use-tpacket-v3" says. */
 const char *
 dp_port_provider(const struct dp_port *port, const struct config_other *other)
 {
     if (port->afxdp) {
         return port->xdp_generic ? "afxdp-generic" : "afxdp";
+    }
+    if (port->dummy) {
+        return "dummy";
     }
     return port->tap ? "tap" : dp_port_type(other);
 }
@@ -159,7 +164,8 @@ dp_port_open_netdev(struct dp *dp, struct dp_port *port, const char *type,
     struct netdev_options opts = { .n_rxq = port->n_rxq,
                                    .n_txq = dp->n_cpus,
                                    .create = create,
-                                   .replaces = replaces };
+                                   .replaces = replaces,
+                                   .pcap = port->pcap };
     char *error = NULL;
     int err;
 
@@ -179,11 +185,12 @@ dp_port_open_netdev(struct dp *dp, struct dp_port *port, const char *type,
         port->rxqs[q]->qid = q;
         port->rxqs[q]->port_no = port->port_no;
     }
-    if (!port->tap) {
+    if (!port->tap && !port->dummy) {
         dp_port_set_promisc(port);
     }
-    /* A tap is up while its descriptors work (see dp-link.c). */
-    port->state = (port->tap || dp_link_is_up(port->ifname)
+    /* A tap is up while its descriptors work (see dp-link.c), a dummy
+     * port always. */
+    port->state = (port->tap || port->dummy || dp_link_is_up(port->ifname)
                    ? DP_PORT_UP : DP_PORT_DOWN);
     return 0;
 }
@@ -277,6 +284,8 @@ dp_port_open(struct dp *dp, const struct config_port *cp,
     port->ifname = xstrdup(cp->interface);
     port->tap = cp->type == CONFIG_PORT_TAP;
     port->afxdp = cp->type == CONFIG_PORT_AFXDP;
+    port->dummy = cp->type == CONFIG_PORT_DUMMY;
+    port->pcap = cp->pcap ? xstrdup(cp->pcap) : NULL;
     port->xdp_generic = (port->afxdp && cp->xdp_mode
                          && !strcmp(cp->xdp_mode, "generic"));
     port->n_rxq = cp->n_rxq ? cp->n_rxq : 1;
@@ -326,6 +335,7 @@ dp_port_close(struct dp_port *port)
             free(port->rxqs[q]);
         }
         free(port->rxqs);
+        free(port->pcap);
         free(port->ifname);
         free(port->name);
         free(port);

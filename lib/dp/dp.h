@@ -59,6 +59,8 @@ struct dp_port {
     char *ifname;               /* The kernel interface it stands for. */
     bool tap;                   /* Type "tap". */
     bool afxdp;                 /* Type "afxdp" (neither: "system"). */
+    bool dummy;                 /* Type "dummy": no kernel interface. */
+    char *pcap;                 /* dummy: "pcap" option, or NULL. */
     bool xdp_generic;           /* afxdp: "xdp-mode" "generic". */
     int n_rxq;                  /* Rx queues asked for. */
     bool create;                /* "create": make the interface if it is

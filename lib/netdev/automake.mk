@@ -2,6 +2,8 @@
 lib_libpmdswitch_a_SOURCES += \
 	lib/netdev/link-monitor.c \
 	lib/netdev/link-monitor.h \
+	lib/netdev/netdev-dummy.c \
+	lib/netdev/netdev-dummy.h \
 	lib/netdev/netdev-linux.c \
 	lib/netdev/netdev-mmsg-rx.c \
 	lib/netdev/netdev-mmsg-rx.h \

@@ -83,10 +83,16 @@ struct netdev_class {
      * a second port on it before construct, as for any provider. */
     bool may_create;
 
+    /* True for a provider with no kernel interface ("dummy"): netdev.c
+     * looks no interface up, construct sets 'netdev->ifindex' to a
+     * positive number of its own, and two open netdevs of the provider
+     * may not share a name (unless 'replaces'). */
+    bool no_interface;
+
     /* Required; control thread.  alloc returns a zeroed provider struct
-     * (NULL only if out of memory).  construct opens the kernel side for
-     * 'netdev->name' with 'opts', with 'name', 'ifindex', 'n_rxq' and
-     * 'n_txq' already set; on failure it returns a positive errno with a
+     * (NULL only if out of memory).  construct opens the kernel side (if
+     * any) for 'netdev->name' with 'opts', with 'name', 'ifindex', 'n_rxq'
+     * and 'n_txq' already set; on failure it returns a positive errno with a
      * malloc'd message in '*errp' and leaves nothing open.  destruct runs
      * after every rxq is gone and no PMD uses the port any more; it and
      * dealloc cannot fail. */
@@ -139,6 +145,7 @@ struct netdev_class {
 
 extern const struct netdev_class netdev_mmsg_class;
 extern const struct netdev_class netdev_tap_class;
+extern const struct netdev_class netdev_dummy_class;
 #ifdef HAVE_TPACKET_V3
 extern const struct netdev_class netdev_tpacket_class;
 #endif

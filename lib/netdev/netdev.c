@@ -33,6 +33,7 @@ static const struct netdev_class *const netdev_classes[] = {
 #endif
     &netdev_mmsg_class,
     &netdev_tap_class,
+    &netdev_dummy_class,
 #ifdef HAVE_AFXDP
     &netdev_afxdp_class,
     &netdev_afxdp_generic_class,
@@ -130,13 +131,17 @@ lookup_ifindex(const char *ifname, bool missing_ok, char **errp)
     return ifindex;
 }
 
-/* Returns true if a netdev on 'ifindex' is open.  Caller holds
- * 'netdev_mutex'. */
+/* Returns true if a netdev on kernel interface 'ifindex' is open, or, for
+ * a provider 'class' with no interface, a netdev of 'class' named
+ * 'ifname'.  Caller holds 'netdev_mutex'. */
 static bool
-ifindex_is_open(int ifindex)
+netdev_is_open(const struct netdev_class *class, int ifindex,
+               const char *ifname)
 {
     for (struct netdev *n = open_netdevs; n; n = n->next) {
-        if (n->ifindex == ifindex) {
+        if (class->no_interface
+            ? n->class == class && !strcmp(n->name, ifname)
+            : !n->class->no_interface && n->ifindex == ifindex) {
             return true;
         }
     }
@@ -243,7 +248,8 @@ netdev_open(const char *ifname, const char *type,
     }
     /* A provider that may create the interface sets the ifindex of one
      * it created in construct. */
-    ifindex = lookup_ifindex(ifname, class->may_create, errp);
+    ifindex = (class->no_interface ? 0
+               : lookup_ifindex(ifname, class->may_create, errp));
     if (ifindex < 0) {
         return -ifindex;
     }
@@ -251,7 +257,7 @@ netdev_open(const char *ifname, const char *type,
     /* The lock covers the whole open so that two racing opens of one
      * interface cannot both pass the duplicate check. */
     pthread_mutex_lock(&netdev_mutex);
-    if (!opts->replaces && ifindex_is_open(ifindex)) {
+    if (!opts->replaces && netdev_is_open(class, ifindex, ifname)) {
         /* Two ports on one interface would each receive every frame. */
         pthread_mutex_unlock(&netdev_mutex);
         set_error(errp, xasprintf("interface %s is already open", ifname));

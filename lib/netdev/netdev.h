@@ -4,7 +4,8 @@
  *
  * The generic port API.  A netdev is one kernel interface opened by a
  * provider ("tpacket", "mmsg", "tap", "afxdp"; see netdev-provider.h for the
- * contract each provider meets).  It has n_rxq receive queues, each polled
+ * contract each provider meets), or a port with no kernel side at all
+ * ("dummy", netdev-dummy.h, for tests).  It has n_rxq receive queues, each polled
  * by exactly one PMD, and n_txq transmit queues, one per PMD, so that
  * transmit needs no lock.
  *
@@ -55,6 +56,9 @@ struct netdev_options {
                                  * provider that can make one ("tap") does
                                  * so, for as long as the port is open;
                                  * other providers fail as without it. */
+    const char *pcap;           /* "dummy" only: also write what the port
+                                 * transmits to this pcap file; NULL for
+                                 * none.  Other providers ignore it. */
 };
 
 /* Opens kernel interface 'ifname' with provider 'type'.  On success stores

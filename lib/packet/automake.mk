@@ -5,6 +5,8 @@ lib_libpmdswitch_a_SOURCES += \
 	lib/packet/dp-batch.h \
 	lib/packet/dp-packet.c \
 	lib/packet/dp-packet.h \
+	lib/packet/flow-compose.c \
+	lib/packet/flow-compose.h \
 	lib/packet/flow-format.c \
 	lib/packet/flow-format.h \
 	lib/packet/hash.c \

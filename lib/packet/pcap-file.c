@@ -18,6 +18,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/time.h>
 #include "base/util.h"
 
 /* First four bytes of a pcapng file, named in the bad-magic message. */
@@ -326,4 +327,94 @@ pcap_file_close(struct pcap_file *pf)
     free(pf->buf);
     free(pf->error_msg);
     free(pf);
+}
+
+/* Writer. */
+
+struct pcap_writer {
+    FILE *stream;
+};
+
+/* Stores 'v' at 'p' little endian. */
+static void
+pcap_put_le32__(uint8_t *p, uint32_t v)
+{
+    p[0] = v;
+    p[1] = v >> 8;
+    p[2] = v >> 16;
+    p[3] = v >> 24;
+}
+
+int
+pcap_writer_open(const char *path, struct pcap_writer **pwp, char **errp)
+{
+    uint8_t hdr[PCAP_GLOBAL_HEADER_SIZE];
+    FILE *stream;
+    int error;
+
+    *pwp = NULL;
+    if (errp) {
+        *errp = NULL;
+    }
+    stream = fopen(path, "wbe");
+    if (!stream) {
+        error = errno;
+        if (errp) {
+            *errp = xasprintf("%s: cannot create (%s)", path,
+                              strerror(error));
+        }
+        return error;
+    }
+    memset(hdr, 0, sizeof hdr);
+    pcap_put_le32__(hdr, PCAP_MAGIC_USEC);
+    hdr[4] = 2;                 /* Version 2.4, little endian. */
+    hdr[6] = 4;
+    pcap_put_le32__(hdr + 16, PCAP_FILE_MAX_RECORD);
+    pcap_put_le32__(hdr + 20, PCAP_LINKTYPE_ETHERNET);
+    if (fwrite(hdr, sizeof hdr, 1, stream) != 1 || fflush(stream)) {
+        error = errno ? errno : EIO;
+        fclose(stream);
+        if (errp) {
+            *errp = xasprintf("%s: cannot write (%s)", path,
+                              strerror(error));
+        }
+        return error;
+    }
+    *pwp = xzalloc(sizeof **pwp);
+    (*pwp)->stream = stream;
+    return 0;
+}
+
+int
+pcap_writer_write(struct pcap_writer *pw, const void *data, size_t size)
+{
+    uint8_t hdr[PCAP_RECORD_HEADER_SIZE];
+    uint32_t incl = MIN(size, PCAP_FILE_MAX_RECORD);
+    struct timeval tv;
+
+    gettimeofday(&tv, NULL);
+    pcap_put_le32__(hdr, tv.tv_sec);
+    pcap_put_le32__(hdr + 4, tv.tv_usec);
+    pcap_put_le32__(hdr + 8, incl);
+    pcap_put_le32__(hdr + 12, MIN(size, UINT32_MAX));
+    if (fwrite(hdr, sizeof hdr, 1, pw->stream) != 1
+        || (incl && fwrite(data, incl, 1, pw->stream) != 1)) {
+        return errno ? errno : EIO;
+    }
+    return 0;
+}
+
+int
+pcap_writer_flush(struct pcap_writer *pw)
+{
+    return fflush(pw->stream) ? errno : 0;
+}
+
+void
+pcap_writer_close(struct pcap_writer *pw)
+{
+    if (pw) {
+        fclose(pw->stream);
+        free(pw);
+    }
 }

@@ -18,6 +18,10 @@
  *
  * A capture can be read from a file or from memory (tests, fuzzing).  A
  * struct pcap_file is used by one thread at a time.
+ *
+ * The writer (struct pcap_writer, below) writes the same format, little
+ * endian with microsecond timestamps, as the dummy port's "pcap" option
+ * records what it transmits.
  */
 #ifndef PCAP_FILE_H
 #define PCAP_FILE_H 1
@@ -99,5 +103,29 @@ const struct pcap_header *pcap_file_header(const struct pcap_file *pf);
 /* Closes 'pf' and frees it and the data of its last record.  Accepts
  * NULL. */
 void pcap_file_close(struct pcap_file *pf);
+
+/* Writer. */
+
+struct pcap_writer;
+
+/* Creates (or truncates) the capture file 'path' and writes its global
+ * header: Ethernet, microsecond timestamps, snapshot length
+ * PCAP_FILE_MAX_RECORD.  On success stores a new writer in '*pwp' and
+ * returns 0.  On failure stores NULL in '*pwp', returns a positive errno
+ * and, if 'errp' is non-NULL, a message to free() naming the file. */
+int pcap_writer_open(const char *path, struct pcap_writer **pwp,
+                     char **errp);
+
+/* Appends a record of the 'size' bytes at 'data' (cut to
+ * PCAP_FILE_MAX_RECORD), time-stamped now (wall clock).  The record may
+ * sit in a stdio buffer until pcap_writer_flush().  Returns 0 or the
+ * errno of a failed write. */
+int pcap_writer_write(struct pcap_writer *pw, const void *data, size_t size);
+
+/* Writes out what pcap_writer_write() buffered.  Returns 0 or an errno. */
+int pcap_writer_flush(struct pcap_writer *pw);
+
+/* Flushes and closes 'pw', and frees it.  Accepts NULL. */
+void pcap_writer_close(struct pcap_writer *pw);
 
 #endif /* pcap-file.h */
