@@ -149,6 +149,25 @@ readable(int fd)
     return poll(&pfd, 1, 0) == 1;
 }
 
+/* Without netdev_dummy_enable() (pmdswitchd --enable-dummy) the type is
+ * refused, with a message that says how to get it. */
+static void
+test_dummy_disabled(void)
+{
+    struct netdev_options opts = { .n_rxq = 1, .n_txq = 1 };
+    struct netdev *netdev = NULL;
+    char *error = NULL;
+
+    CHECK(!netdev_dummy_is_enabled(), "dummy ports enabled from the start");
+    CHECK_INT(netdev_open("dm0", "dummy", &opts, &netdev, &error),
+              EAFNOSUPPORT);
+    CHECK(!netdev, "a dummy port opened without netdev_dummy_enable()");
+    CHECK_STR(error, "interface dm0: port type \"dummy\" is for tests (no "
+              "kernel interface): start pmdswitchd with --enable-dummy to "
+              "use it");
+    free(error);
+}
+
 static void
 test_dummy_rx(void)
 {
@@ -344,6 +363,8 @@ main(void)
 {
     test_byte_ring_basic();
     test_byte_ring_threads();
+    test_dummy_disabled();
+    netdev_dummy_enable();
     test_dummy_rx();
     test_dummy_tx();
     test_flow_compose();

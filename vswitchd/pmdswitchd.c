@@ -35,6 +35,7 @@
 #include "base/coverage.h"
 #include "base/daemon-monitor.h"
 #include "dp/dp.h"
+#include "netdev/netdev-dummy.h"
 #include "netdev/link-monitor.h"
 #include "control/appctl.h"
 #include "control/unixctl.h"
@@ -53,7 +54,8 @@ struct options {
     const char *unixctl;        /* Control socket path. */
     bool detach;
     bool monitor;               /* --monitor: restart after a crash. */
-    bool enable_dummy;          /* --enable-dummy: the test clock. */
+    bool enable_dummy;          /* --enable-dummy: dummy ports, the test
+                                 * clock. */
 };
 
 /* Prints 'error' (which it frees) and exits with status 1.  Freeing first
@@ -81,7 +83,8 @@ usage(void)
            "                        (default " UNIXCTL_DEFAULT_PATH ")\n"
            "  --log-file[=FILE]     also log to FILE\n"
            "                        (default " DEFAULT_LOGFILE ")\n"
-           "  --enable-dummy        offer the test clock (time/warp);\n"
+           "  --enable-dummy        allow dummy ports and serve\n"
+           "                        netdev-dummy/* and time/warp;\n"
            "                        for tests only\n"
            "  -v, --verbose=MODULE:LEVEL  set a log level (repeatable);\n"
            "                        -v syslog:info also logs to syslog\n"
@@ -365,8 +368,8 @@ unixctl_exit(struct unixctl_conn *conn, int argc OVS_UNUSED,
     event_base_loopbreak(base_);
 }
 
-/* Registers every appctl command the daemon serves, and the test clock's
- * with 'enable_dummy'. */
+/* Registers every appctl command the daemon serves, and with
+ * 'enable_dummy' those of dummy ports and the test clock. */
 static void
 register_commands(struct event_base *base, struct dp *dp, bool enable_dummy)
 {
@@ -374,6 +377,7 @@ register_commands(struct event_base *base, struct dp *dp, bool enable_dummy)
     unixctl_command_register("exit", "", 0, 0, unixctl_exit, base);
     appctl_register_commands(dp);
     if (enable_dummy) {
+        netdev_dummy_register_commands(dp);
         time_register_commands();
     }
 }
@@ -417,6 +421,9 @@ main(int argc, char *argv[])
     struct dp *dp;
 
     parse_options(argc, argv, &opts);
+    if (opts.enable_dummy) {
+        netdev_dummy_enable();
+    }
     signal(SIGPIPE, SIG_IGN);
     evthread_use_pthreads();
 

@@ -74,7 +74,8 @@ void ofproto_trace_register_commands(struct dp *);
  * netdev-dummy/dump PORT [--clear] answers the frames PORT transmitted,
  * oldest first, one line of hex each; in JSON {"port", "frames": [HEX...],
  * "n_captured", "capture_dropped", "capture_overflow"} (see
- * netdev-dummy.h).  --clear forgets them afterwards. */
+ * netdev-dummy.h).  --clear forgets them afterwards.  Not part of
+ * appctl_register_commands(): for tests only (pmdswitchd --enable-dummy). */
 void netdev_dummy_register_commands(struct dp *);
 
 /* Registers "time/warp MSECS" (time-appctl.c), which moves the clock of

@@ -805,5 +805,4 @@ appctl_register_commands(struct dp *dp)
     ofproto_register_commands(dp);
     bond_register_commands(dp);
     ofproto_trace_register_commands(dp);
-    netdev_dummy_register_commands(dp);
 }

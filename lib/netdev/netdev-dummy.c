@@ -114,6 +114,21 @@ netdev_dummy_rxq_cast(const struct netdev_rxq *rxq)
     return CONTAINER_OF(rxq, struct netdev_dummy_rxq, up);
 }
 
+/* Set once, before any port is opened; read by netdev_open(). */
+static bool dummy_enabled;
+
+void
+netdev_dummy_enable(void)
+{
+    dummy_enabled = true;
+}
+
+bool
+netdev_dummy_is_enabled(void)
+{
+    return dummy_enabled;
+}
+
 bool
 netdev_is_dummy(const struct netdev *netdev)
 {

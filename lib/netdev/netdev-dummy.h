@@ -38,6 +38,15 @@ struct netdev;
 /* Smallest frame a dummy port receives: an Ethernet header. */
 #define NETDEV_DUMMY_FRAME_MIN 14
 
+/* Lets netdev_open() make dummy ports; until then it refuses the type with
+ * an error that names --enable-dummy.  A dummy port in a production config
+ * would forward nothing, so it takes a flag: pmdswitchd --enable-dummy
+ * calls this, as do tests. */
+void netdev_dummy_enable(void);
+
+/* True once netdev_dummy_enable() has been called. */
+bool netdev_dummy_is_enabled(void);
+
 /* True if 'netdev' is a dummy port. */
 bool netdev_is_dummy(const struct netdev *);
 

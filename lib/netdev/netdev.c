@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "netdev/netdev-provider.h"
+#include "netdev/netdev-dummy.h"
 #include "base/util.h"
 
 /* Upper bounds on queues per port; they catch configuration typos before
@@ -240,6 +241,13 @@ netdev_open(const char *ifname, const char *type,
                                   "(known types: %s)", ifname,
                                   type ? type : "", types));
         free(types);
+        return EAFNOSUPPORT;
+    }
+    if (class == &netdev_dummy_class && !netdev_dummy_is_enabled()) {
+        set_error(errp, xasprintf("interface %s: port type \"dummy\" is for "
+                                  "tests (no kernel interface): start "
+                                  "pmdswitchd with --enable-dummy to use it",
+                                  ifname));
         return EAFNOSUPPORT;
     }
     error = validate_options(ifname, opts, errp);

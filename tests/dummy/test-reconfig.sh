@@ -5,7 +5,8 @@
 # adds a port (frames reach it) and removes one (none reach it, appctl no
 # longer knows it); bad configs, rejected while parsing or while being
 # applied, leave the running switch as it was; a pmd-cpu-mask change
-# moves rx queues between the two PMDs and traffic keeps flowing.
+# moves rx queues between the two PMDs and traffic keeps flowing; and
+# without --enable-dummy the daemon refuses dummy ports with a clear error.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
@@ -44,6 +45,17 @@ flood_from()
 SEQ=1
 
 dm_write_config 0x1 "$(dm_port p1)" "$(dm_port p2)"
+
+# Without --enable-dummy the daemon refuses dummy ports, and says why.
+if out=$(timeout 20 "$PS_DAEMON" \
+             --config "$DM_CONFIG" --unixctl "$PS_LOG_DIR/no-dummy.ctl" \
+             2>&1 </dev/null); then
+    ps_fail "pmdswitchd started with dummy ports and no --enable-dummy"
+fi
+grep -q 'port p1: interface p1: port type "dummy" is for tests (no kernel interface): start pmdswitchd with --enable-dummy to use it' \
+    <<<"$out" || ps_fail "no clear error without --enable-dummy: $out"
+ps_info "ok: refused without --enable-dummy"
+
 dm_start
 ps_assert_eq "ports" "p1 p2" "$(dm_ports)"
 
