@@ -1,6 +1,7 @@
 #!/bin/sh
 # Fails when a file under lib/ includes a project header from a layer above
-# its own, names a header without its layer, or includes vswitchd/.  The
+# its own, names a header without its layer, or is not listed in its
+# folder's automake.mk.  The
 # layers, lowest first, are the folders listed in LAYERS; a layer may
 # include its own headers and those of the layers before it.
 #
@@ -25,6 +26,12 @@ for layer in $LAYERS; do
     for f in lib/"$layer"/*.[ch]; do
         [ -e "$f" ] || continue
         checked=$((checked + 1))
+        # Unlisted, it builds here but is missing from the tarball.
+        if ! grep -q "^[[:space:]]*$f\b\|[[:space:]]$f\b" \
+                "lib/$layer/automake.mk" 2>/dev/null; then
+            echo "$f: not listed in lib/$layer/automake.mk"
+            bad=$((bad + 1))
+        fi
         # Project headers are the quoted includes; <...> are the system's
         # and include/'s compatibility headers.
         for inc in $(sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$f"); do

@@ -1,5 +1,6 @@
 # lib/packet: the packet layer: buffers, wire formats, parsing, hashing.
 lib_libpmdswitch_a_SOURCES += \
+	lib/packet/dp-actions.h \
 	lib/packet/dp-actions-format.c \
 	lib/packet/dp-actions-format.h \
 	lib/packet/dp-batch.h \
@@ -7,6 +8,7 @@ lib_libpmdswitch_a_SOURCES += \
 	lib/packet/dp-packet.h \
 	lib/packet/flow-compose.c \
 	lib/packet/flow-compose.h \
+	lib/packet/flow.h \
 	lib/packet/flow-format.c \
 	lib/packet/flow-format.h \
 	lib/packet/hash.c \
