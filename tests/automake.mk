@@ -2,12 +2,14 @@
 # Programs that need root (netdev) exit 77 (skipped) without it.
 UNIT_TESTS = \
 	tests/test-bond \
+	tests/test-byte-ring \
 	tests/test-config \
 	tests/test-config-diff \
 	tests/test-coverage \
 	tests/test-dpcls \
 	tests/test-ds \
 	tests/test-emc \
+	tests/test-flow-compose \
 	tests/test-dp-flow \
 	tests/test-hash \
 	tests/test-json-pos \
@@ -99,6 +101,10 @@ tests_test_miniflow_LDADD = $(PMD_LIBS)
 tests_test_netdev_SOURCES = tests/test-netdev.c tests/netns-test.c \
 	tests/netns-test.h
 tests_test_netdev_LDADD = $(PMD_LIBS)
+tests_test_byte_ring_SOURCES = tests/test-byte-ring.c
+tests_test_byte_ring_LDADD = $(PMD_LIBS)
+tests_test_flow_compose_SOURCES = tests/test-flow-compose.c
+tests_test_flow_compose_LDADD = $(PMD_LIBS)
 tests_test_netdev_dummy_SOURCES = tests/test-netdev-dummy.c
 tests_test_netdev_dummy_LDADD = $(PMD_LIBS)
 tests_test_netdev_tpacket_SOURCES = tests/test-netdev-tpacket.c \

@@ -13,11 +13,11 @@
 #include "dp/dp-actions-execute.h"
 
 #include <errno.h>
-#include <pthread.h>
 #include <string.h>
 
 #include "dp/pmd.h"
 #include "dp/pmd-perf.h"
+#include "packet/crc32c.h"
 #include "base/util.h"
 
 /* Loads and stores of unaligned 16- and 32-bit fields. */
@@ -398,7 +398,7 @@ set_sctp_port__(struct dp_packet *p, const struct ip_layout__ *ip,
     }
     put_16__(h + port_ofs, port);
     memset(field, 0, 4);
-    crc = dp_action_crc32c(0, h, ip->end - ip->l4);
+    crc = crc32c(0, h, ip->end - ip->l4);
     /* SCTP sends the CRC least significant byte first (RFC 4960 B). */
     field[0] = crc;
     field[1] = crc >> 8;
@@ -513,38 +513,6 @@ dp_action_execute_modify(struct dp_packet *p, const struct dp_action *a)
         break;
     }
     return 0;
-}
-
-/* CRC32c. */
-
-static uint32_t crc32c_table[256];      /* Set once, under 'crc32c_once'. */
-static pthread_once_t crc32c_once = PTHREAD_ONCE_INIT;
-
-static void
-crc32c_init__(void)
-{
-    for (uint32_t i = 0; i < 256; i++) {
-        uint32_t crc = i;
-
-        for (int bit = 0; bit < 8; bit++) {
-            /* 0x82f63b78: the Castagnoli polynomial, bit-reversed. */
-            crc = (crc >> 1) ^ (crc & 1 ? 0x82f63b78 : 0);
-        }
-        crc32c_table[i] = crc;
-    }
-}
-
-uint32_t
-dp_action_crc32c(uint32_t crc, const void *data, size_t size)
-{
-    const uint8_t *b = data;
-
-    pthread_once(&crc32c_once, crc32c_init__);
-    crc = ~crc;
-    for (size_t i = 0; i < size; i++) {
-        crc = (crc >> 8) ^ crc32c_table[(crc ^ b[i]) & 0xff];
-    }
-    return ~crc;
 }
 
 /* The clone pool. */

@@ -79,10 +79,6 @@ bool dp_action_set_tp_dst(struct dp_packet *p, ovs_be16 port);
  * or ENOSPC if a push found no headroom. */
 int dp_action_execute_modify(struct dp_packet *p, const struct dp_action *a);
 
-/* Returns the CRC32c (Castagnoli, as SCTP uses it) of 'size' bytes at
- * 'data', continuing from 'crc' (0 to start), in host order. */
-uint32_t dp_action_crc32c(uint32_t crc, const void *data, size_t size);
-
 /* The clone pool. */
 
 /* A frame up to this size can be cloned: a 64 KB GSO frame with its

@@ -1,5 +1,7 @@
 # lib/packet: the packet layer: buffers, wire formats, parsing, hashing.
 lib_libpmdswitch_a_SOURCES += \
+	lib/packet/crc32c.c \
+	lib/packet/crc32c.h \
 	lib/packet/dp-actions.h \
 	lib/packet/dp-actions-format.c \
 	lib/packet/dp-actions-format.h \

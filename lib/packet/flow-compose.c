@@ -11,6 +11,7 @@
 #include "packet/flow-compose.h"
 
 #include <string.h>
+#include "packet/crc32c.h"
 #include "packet/flow.h"
 #include "packet/packets.h"
 #include "base/util.h"
@@ -157,6 +158,15 @@ compose_l4__(const struct flow *flow, uint8_t *l4, size_t payload,
         break;
     }
     memset(l4 + n, 0, payload);
+    if (flow->nw_proto == IP_PROTO_SCTP) {
+        /* The CRC covers the whole SCTP packet, and goes out least
+         * significant byte first (RFC 4960 appendix B). */
+        uint32_t crc = crc32c(0, l4, n + payload);
+
+        for (int i = 0; i < 4; i++) {
+            l4[offsetof(struct sctp_header, sctp_csum) + i] = crc >> (8 * i);
+        }
+    }
     return n + payload;
 }
 

@@ -8,7 +8,7 @@
  * have (Ethernet, up to two VLAN tags, ARP, IPv4, IPv6 with a fragment
  * header for a fragment, TCP, UDP, SCTP, ICMP, ICMPv6 with the neighbor
  * discovery target and link-layer options), with valid lengths and IPv4,
- * TCP, UDP, ICMP and ICMPv6 checksums (SCTP's CRC32c is left 0), so that
+ * TCP, UDP, SCTP (CRC32c), ICMP and ICMPv6 checksums, so that
  * miniflow_extract() gives the flow back.  Fields the protocols do not
  * have are ignored; a frame shorter than 60 bytes is padded with zeros.
  *
