@@ -4,7 +4,8 @@
 # NORMAL on dummy ports, no root: an unknown destination is flooded to
 # every other port, a learned one gets the frame alone, fdb/show lists the
 # learned MACs, broadcast floods; then a rule (output:PORT) overrides
-# NORMAL for its traffic, and deleting it revalidates the flow it made.
+# NORMAL for its traffic, and deleting it revalidates the flow it made;
+# the "pcap" option writes what p3 sent to a file that tcpdump reads.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
@@ -14,11 +15,12 @@ B=00:00:00:00:00:0b
 C=00:00:00:00:00:0c
 BCAST=ff:ff:ff:ff:ff:ff
 
-cat >"$DM_CONFIG" <<'JSON'
+PCAP=$PS_LOG_DIR/p3.pcap
+cat >"$DM_CONFIG" <<JSON
 { "bridges": [ { "name": "br0", "ports": [
     { "name": "p1", "type": "dummy" },
     { "name": "p2", "type": "dummy" },
-    { "name": "p3", "type": "dummy" } ] } ],
+    { "name": "p3", "type": "dummy", "options": { "pcap": "$PCAP" } } ] } ],
   "other_config": { "pmd-cpu-mask": "0x1" } }
 JSON
 dm_start
@@ -86,3 +88,14 @@ ps_assert_eq "flows revalidated away" 1 \
     "$(($(dm_pmd_sum flows_invalidated) >= 1))"
 
 dm_stop
+
+# p3's pcap file, read by tcpdump: the flooded frame and the rule's, in
+# order, as sent.
+if command -v tcpdump >/dev/null 2>&1; then
+    got=$(tcpdump -nn -r "$PCAP" 2>/dev/null | sed 's/^[0-9:.]* //')
+    want="IP 10.0.0.1.1000 > 10.0.0.2.1: UDP, length 0
+IP 10.0.0.1.1000 > 10.0.0.3.5: UDP, length 0"
+    ps_assert_eq "p3's pcap file as tcpdump reads it" "$want" "$got"
+else
+    ps_info "note: tcpdump is not installed; p3's pcap file not read"
+fi
