@@ -571,10 +571,6 @@ static const struct error_case error_cases[] = {
       END1,
       "config.json:1:72: \"create\": true is not allowed on "
       "ports of type \"patch\"; a patch port has no kernel interface" },
-    { "patch peer missing", PORT1 "{\"name\": \"x0\", \"type\": "
-      "\"patch\", \"options\": {\"peer\": \"x1\"}}" END1,
-      "config.json:1:40: patch port x0: its peer x1 does not "
-      "exist" },
     { "patch peer not a patch", "{\"bridges\": [{\"name\": \"br0\", "
       "\"ports\": [{\"name\": \"x0\", \"type\": \"patch\", "
       "\"options\": {\"peer\": \"x1\"}}]}, {\"name\": \"br1\", "

@@ -290,8 +290,9 @@ config_check_patch_ports(const struct pmd_config *cfg,
             *bad = p;
             peer = config_check_find_port__(cfg, p->peer, &peer_br);
             if (!peer) {
-                return xasprintf("patch port %s: its peer %s does not exist",
-                                 p->name, p->peer);
+                /* Allowed, as in Open vSwitch: the port waits, down, for
+                 * its peer, which a runtime command adds next. */
+                continue;
             }
             if (peer->type != CONFIG_PORT_PATCH) {
                 return xasprintf("patch port %s: its peer %s is a port of "

@@ -52,8 +52,10 @@ char *config_check_name(const json_t *v, const char *label, size_t max_len,
 char *config_check_cookie(const json_t *v, const char *label,
                           uint64_t *out);
 
-/* Checks that the patch ports of 'cfg' come in pairs: each names in
- * "peer" a patch port on another bridge whose "peer" names it back.
+/* Checks that the patch ports of 'cfg' pair up: a port that a patch port
+ * names in "peer" is a patch port on another bridge whose "peer" names it
+ * back.  A peer that does not exist is allowed (the port stays down until
+ * it does).
  * Returns NULL, or an error message to free with the first bad port in
  * '*bad'. */
 char *config_check_patch_ports(const struct pmd_config *cfg,

@@ -227,6 +227,7 @@ static uint32_t
 pmd_revalidate(struct pmd *pmd, uint64_t changed)
 {
     uint32_t n_removed = 0;
+    uint32_t n_checked = 0;
 
     for (uint32_t i = 0; i < pmd->flows.n_slots; i++) {
         struct dp_flow *flow = pmd->flows.flows[i];
@@ -236,6 +237,7 @@ pmd_revalidate(struct pmd *pmd, uint64_t changed)
         if (!flow || !(flow->bridges & changed)) {
             continue;
         }
+        n_checked++;
         ofproto = pmd_port_bridge(pmd, flow->in_port);
         miniflow_expand(&flow->cr.flow.mf, &masked);
         miniflow_expand(&flow->mask.mf, &mask);
@@ -248,6 +250,7 @@ pmd_revalidate(struct pmd *pmd, uint64_t changed)
         }
     }
     pmd_perf_add(&pmd->perf, PMD_STAT_REVALIDATIONS, 1);
+    pmd_perf_add(&pmd->perf, PMD_STAT_FLOWS_REVALIDATED, n_checked);
     pmd_perf_add(&pmd->perf, PMD_STAT_FLOWS_INVALIDATED, n_removed);
     return n_removed;
 }
