@@ -34,7 +34,7 @@ SUBNET=10.79.60
 HOST_ADDR=$SUBNET.1
 
 ps_require_root
-ps_require_cmds ip podman runc conmon iperf3 python3 ldd chroot findmnt
+ps_require_cmds ip podman runc conmon iperf3 python3 jq ldd chroot findmnt
 ps_require_daemon
 [[ -x "$PLUGIN" ]] || ps_skip "$PLUGIN not built"
 for p in host-local loopback; do
@@ -162,17 +162,20 @@ if ! ps_appctl list-commands | grep -qw add-port; then
 fi
 
 GW=
+N_GW=0
 ps_record_link spod-gw
 if out=$(ps_appctl add-port br0 spod-gw type=internal 2>&1); then
     GW=spod-gw
+    N_GW=1
     ip link set dev "$GW" up
     ip addr add "$HOST_ADDR/24" dev "$GW"
     ps_info "ok: internal port $GW, host address $HOST_ADDR"
 else
-    ps_info "NOTE: no internal port ($out): skipping the container-to-host checks"
+    ps_info "NOTE: no internal port ($(head -n 1 <<<"$out")):" \
+        "skipping the container-to-host checks"
 fi
 
-ln -s "$PLUGIN" "$D/plugins/pmdswitch"
+install -m 0755 "$PLUGIN" "$D/plugins/pmdswitch"
 ln -s "$CNI_DIR/host-local" "$D/plugins/host-local"
 ln -s "$CNI_DIR/loopback" "$D/plugins/loopback"
 cat >"$D/net.d/psnet.conflist" <<EOF
@@ -233,12 +236,21 @@ A1=${ADDR[spod-c1]}
 A2=${ADDR[spod-c2]}
 [[ $A1 != "$A2" ]] || ps_fail "both containers got $A1"
 
-ports=$(ps_appctl list-ports br0)
-printf '%s\n' "$ports" >"$PS_LOG_DIR/list-ports.out"
+# spod_ports: the names and interfaces of br0's ports, one a line.
+spod_ports()
+{
+    ps_appctl -f json list-ports br0 |
+        jq -r '.ports[] | .name, (.interface // empty)' | sort -u
+}
+
+ports=$(spod_ports)
+ps_appctl list-ports br0 >"$PS_LOG_DIR/list-ports.out"
 for c in spod-c1 spod-c2; do
-    grep -qw -- "${VETH[$c]}" <<<"$ports" ||
+    grep -qx -- "${VETH[$c]}" <<<"$ports" ||
         ps_fail "list-ports br0 does not show ${VETH[$c]} of $c: $ports"
 done
+ps_assert_eq "ports on br0" $((2 + N_GW)) \
+    "$(ps_appctl -f json list-ports br0 | jq '.ports | length')"
 ps_info "ok: list-ports br0 shows ${VETH[spod-c1]} and ${VETH[spod-c2]}"
 
 # spod_ping CONTAINER COUNT DST: busybox ping inside CONTAINER; fails
@@ -285,9 +297,9 @@ ps_info "iperf3 TCP spod-c1 -> spod-c2: $bytes bytes, $gbps Gbit/s"
 spod_podman stop -t 5 spod-c1 spod-c2 >/dev/null
 spod_podman rm spod-c1 spod-c2 >/dev/null
 ps_assert_eq "containers left" "" "$(spod_podman ps -a -q)"
-ports=$(ps_appctl list-ports br0)
+ports=$(spod_ports)
 for c in spod-c1 spod-c2; do
-    if grep -qw -- "${VETH[$c]}" <<<"$ports"; then
+    if grep -qx -- "${VETH[$c]}" <<<"$ports"; then
         ps_fail "list-ports br0 still shows ${VETH[$c]} of $c: $ports"
     fi
     if ip link show dev "${VETH[$c]}" >/dev/null 2>&1; then
@@ -303,6 +315,7 @@ for c in spod-c1 spod-c2; do
         ps_fail "the CNI cache still has a result for $c"
     fi
 done
+ps_assert_eq "ports on br0 after podman rm" "$GW" "$(ps_appctl list-ports br0)"
 ps_info "ok: ports, veths, leases, namespaces and CNI cache entries are gone"
 
 ps_stop_daemon
