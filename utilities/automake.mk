@@ -36,3 +36,17 @@ else
 EXTRA_DIST += utilities/bash-completion/pmdswitch-appctl
 endif
 EXTRA_DIST += utilities/install-deps.sh
+
+# The CNI plugin.  Runtimes look for it by the network config's "type",
+# "pmdswitch", in their plugin directory (usually /opt/cni/bin), where the
+# administrator links it; see pmdswitch-cni(8).
+cnidir = $(libexecdir)/pmdswitch/cni
+cni_PROGRAMS = utilities/pmdswitch-cni
+utilities_pmdswitch_cni_SOURCES = \
+	utilities/pmdswitch-cni.c \
+	utilities/cni.h \
+	utilities/cni-conf.c \
+	utilities/cni-ipam.c \
+	utilities/cni-netns.c \
+	utilities/cni-switch.c
+utilities_pmdswitch_cni_LDADD = $(PMD_LIBS)
