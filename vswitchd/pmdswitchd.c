@@ -501,6 +501,7 @@ main(int argc, char *argv[])
     }
     register_commands(base, dp, opts.enable_dummy);
     config_reload_init(&reload, dp, opts.config, cfg);
+    bridge_ctl_register_commands(&reload);
     monitor = link_monitor_create(base, on_link_event, dp, &error);
     if (!monitor) {
         /* dp_run() still checks the ports that fail, only more slowly. */

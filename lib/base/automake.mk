@@ -1,5 +1,7 @@
 # lib/base: the base layer: helpers every layer may use (nothing below it).
 lib_libpmdswitch_a_SOURCES += \
+	lib/base/atomic-file.c \
+	lib/base/atomic-file.h \
 	lib/base/backtrace.c \
 	lib/base/backtrace.h \
 	lib/base/byte-ring.c \

@@ -3,6 +3,8 @@ lib_libpmdswitch_a_SOURCES += \
 	lib/config/config-check.c \
 	lib/config/config-check.h \
 	lib/config/config-diff.c \
+	lib/config/config-edit.c \
+	lib/config/config-edit.h \
 	lib/config/config-diff.h \
 	lib/config/config-other.c \
 	lib/config/config-schema.c \

@@ -271,9 +271,15 @@ config_check_rules(const struct pmd_config *cfg, const char *file)
                                         (void *) br, &rule);
             ofproto_rule_destroy(rule);
             if (error) {
-                char *msg = xasprintf("%s:%d:%d: rule %s",
-                                      file ? file : "config", r->line,
-                                      r->column, error);
+                /* A document with no text (config_parse_json()) has no
+                 * positions: say which rule instead. */
+                char *msg = (r->line > 0
+                             ? xasprintf("%s:%d:%d: rule %s",
+                                         file ? file : "config", r->line,
+                                         r->column, error)
+                             : xasprintf("%s: rule #%zu of bridge %s: %s",
+                                         file ? file : "config", i + 1,
+                                         br->name, error));
 
                 free(error);
                 return msg;

@@ -50,12 +50,10 @@ is_blank(const char *text, size_t size)
     return true;
 }
 
-static struct pmd_config *
-parse_buffer(const char *text, size_t size, const char *name, char **errp)
+json_t *
+config_load_json(const char *text, size_t size, const char *name,
+                 char **errp)
 {
-    struct pmd_config *config = NULL;
-    struct json_pos_node *root_pos;
-    char *error = NULL;
     json_error_t jerror;
     json_t *root;
 
@@ -65,28 +63,42 @@ parse_buffer(const char *text, size_t size, const char *name, char **errp)
         size -= 3;
     }
     if (is_blank(text, size)) {
-        error = xasprintf("%s:1:1: the configuration is empty (expected "
+        *errp = xasprintf("%s:1:1: the configuration is empty (expected "
                           "a JSON object)", name);
-        goto out;
+        return NULL;
     }
     root = json_loadb(text, size, JSON_DECODE_ANY | JSON_REJECT_DUPLICATES,
                       &jerror);
     if (!root) {
         /* At the very end of a file that ends in a newline, jansson says
          * column 0: that is column 1 of the empty last line. */
-        error = (jerror.line > 0
+        *errp = (jerror.line > 0
                  ? xasprintf("%s:%d:%d: %s", name, jerror.line,
                              MAX(jerror.column, 1), jerror.text)
                  : xasprintf("%s: %s", name, jerror.text));
-        goto out;
     }
+    return root;
+}
 
-    root_pos = json_pos_scan(text, size, NULL);
-    config = config_schema_parse(root, root_pos, name, &error);
-    json_pos_destroy(root_pos);
-    json_decref(root);
+static struct pmd_config *
+parse_buffer(const char *text, size_t size, const char *name, char **errp)
+{
+    struct pmd_config *config = NULL;
+    struct json_pos_node *root_pos;
+    char *error = NULL;
+    json_t *root;
 
-out:
+    root = config_load_json(text, size, name, &error);
+    if (root) {
+        if (size >= 3 && !memcmp(text, "\xef\xbb\xbf", 3)) {
+            text += 3;
+            size -= 3;
+        }
+        root_pos = json_pos_scan(text, size, NULL);
+        config = config_schema_parse(root, root_pos, name, &error);
+        json_pos_destroy(root_pos);
+        json_decref(root);
+    }
     if (errp) {
         *errp = error;
     } else {
@@ -105,8 +117,24 @@ config_parse_string(const char *text, const char *name_for_errors,
 
 /* Reads all of 'path' into '*textp' (to free) and its size into '*sizep'.
  * Returns NULL or an error message. */
-static char *
-read_file(const char *path, char **textp, size_t *sizep)
+struct pmd_config *
+config_parse_json(const json_t *root, const char *name_for_errors,
+                  char **errp)
+{
+    char *error = NULL;
+    struct pmd_config *config = config_schema_parse(root, NULL,
+                                                    name_for_errors, &error);
+
+    if (errp) {
+        *errp = error;
+    } else {
+        free(error);
+    }
+    return config;
+}
+
+char *
+config_file_read(const char *path, char **textp, size_t *sizep)
 {
     size_t size = 0, allocated = 64 * 1024;
     char *text;
@@ -141,6 +169,7 @@ read_file(const char *path, char **textp, size_t *sizep)
         return xasprintf("%s: read error: %s", path, strerror(error));
     }
     fclose(file);
+    text[size] = '\0';     /* fread() stopped short, so there is room. */
     *textp = text;
     *sizep = size;
     return NULL;
@@ -154,7 +183,7 @@ config_parse_file(const char *path, char **errp)
     size_t size = 0;
     char *error;
 
-    error = read_file(path, &text, &size);
+    error = config_file_read(path, &text, &size);
     if (error) {
         if (errp) {
             *errp = error;

@@ -63,6 +63,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <jansson.h>
 #include "base/compiler.h"
 #include "config/config-other.h"
 
@@ -150,6 +151,25 @@ struct pmd_config *config_parse_file(const char *path, char **errp)
 struct pmd_config *config_parse_string(const char *text,
                                        const char *name_for_errors,
                                        char **errp) WARN_UNUSED_RESULT;
+
+/* Same, for the JSON document 'root' (not modified), which has no text
+ * and so no positions: each error message is "NAME: message", with
+ * 'name_for_errors' as NAME. */
+struct pmd_config *config_parse_json(const json_t *root,
+                                     const char *name_for_errors,
+                                     char **errp) WARN_UNUSED_RESULT;
+
+/* Reads the file at 'path' (at most 16 MB) into '*textp' (NUL-terminated,
+ * to free) and its size into '*sizep'.  Returns NULL, or an error message
+ * that starts with 'path', to free. */
+char *config_file_read(const char *path, char **textp, size_t *sizep)
+    WARN_UNUSED_RESULT;
+
+/* Parses 'text' (of 'size' bytes) as JSON the way config_parse_*() does
+ * (a leading byte order mark skipped, duplicate keys refused).  Returns the
+ * document, or NULL with an error "NAME:LINE:COLUMN: message" to free. */
+json_t *config_load_json(const char *text, size_t size, const char *name,
+                         char **errp) WARN_UNUSED_RESULT;
 
 /* Frees 'config'.  Accepts NULL. */
 void config_destroy(struct pmd_config *config);

@@ -11,6 +11,7 @@
 #ifndef APPCTL_H
 #define APPCTL_H 1
 
+struct config_reload;
 struct dp;
 
 /* Registers every command below, for 'dp', which must outlive the unixctl
@@ -83,5 +84,11 @@ void netdev_dummy_register_commands(struct dp *);
  * {"warped_ms", "total_warped_ms"}.  Not part of
  * appctl_register_commands(): for tests only (pmdswitchd --enable-dummy). */
 void time_register_commands(void);
+
+/* Registers the runtime bridge and port commands, add-br, del-br, list-br,
+ * add-port, del-port, set-port, list-ports and port-to-br
+ * (bridge-appctl.c), which change the configuration 'r' keeps.  'r' must
+ * outlive the appctl server. */
+void bridge_ctl_register_commands(struct config_reload *r);
 
 #endif /* control/appctl.h */

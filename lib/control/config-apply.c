@@ -11,6 +11,7 @@
 #include <string.h>
 #include <jansson.h>
 
+#include "base/atomic-file.h"
 #include "config/config.h"
 #include "config/config-check.h"
 #include "config/config-diff.h"
@@ -104,14 +105,34 @@ config_apply(struct dp *dp, const struct pmd_config *old,
     return error;
 }
 
+/* Makes 'cfg' (parsed from 'doc', read from 'text') the running config;
+ * takes all three over. */
+static void
+config_reload_set_running(struct config_reload *r, struct pmd_config *cfg,
+                          json_t *doc, char *text)
+{
+    config_destroy(r->running);
+    json_decref(r->document);
+    free(r->text);
+    r->running = cfg;
+    r->document = doc;
+    r->text = text;
+}
+
 char *
 config_reload(struct config_reload *r, char **summaryp)
 {
-    struct pmd_config *cfg;
+    struct pmd_config *cfg = NULL;
+    json_t *doc = NULL;
     char *error = NULL;
+    char *text = NULL;
+    size_t size;
 
     *summaryp = NULL;
-    cfg = config_parse_file(r->path, &error);
+    error = config_file_read(r->path, &text, &size);
+    if (!error) {
+        cfg = config_parse_string(text, r->path, &error);
+    }
     if (cfg) {
         /* Here first, for messages that name the file. */
         error = config_check_rules(cfg, r->path);
@@ -119,16 +140,102 @@ config_reload(struct config_reload *r, char **summaryp)
     if (cfg && !error) {
         error = config_apply(r->dp, r->running, cfg, summaryp);
     }
+    if (!error) {
+        doc = config_load_json(text, size, r->path, &error);
+    }
     if (error) {
         VLOG_WARN("config reload from %s failed, nothing changed: %s",
                   r->path, error);
         config_destroy(cfg);
+        free(text);
         return error;
     }
     VLOG_INFO("config reloaded from %s: %s", r->path, *summaryp);
-    config_destroy(r->running);
-    r->running = cfg;
+    config_reload_set_running(r, cfg, doc, text);
     return NULL;
+}
+
+/* Returns NULL if the config file still holds what pmdswitchd last read
+ * or wrote, else an error to free. */
+static char *
+config_check_unedited(const struct config_reload *r)
+{
+    char *error, *text;
+    bool same;
+    size_t size;
+
+    if (!r->text) {
+        return xasprintf("%s could not be read when it was loaded; run "
+                         "config/reload first", r->path);
+    }
+    error = config_file_read(r->path, &text, &size);
+    if (error) {
+        char *msg = xasprintf("cannot check the config file: %s", error);
+
+        free(error);
+        return msg;
+    }
+    same = size == strlen(r->text) && !memcmp(text, r->text, size);
+    free(text);
+    if (!same) {
+        return xasprintf("%s was changed since pmdswitchd last read or "
+                         "wrote it, and this change would overwrite that "
+                         "edit; run config/reload to take the edit (or "
+                         "undo it) first", r->path);
+    }
+    return NULL;
+}
+
+char *
+config_change(struct config_reload *r, const char *what, json_t *doc,
+              char **summaryp)
+{
+    struct atomic_file *af = NULL;
+    struct pmd_config *cfg;
+    char *error, *text;
+
+    *summaryp = NULL;
+    error = config_check_unedited(r);
+    if (error) {
+        json_decref(doc);
+        return error;
+    }
+    cfg = config_parse_json(doc, what, &error);
+    if (cfg) {
+        error = config_check_rules(cfg, what);
+    }
+    text = json_dumps(doc, JSON_INDENT(2));
+    text = xrealloc(text, strlen(text) + 2);
+    strcat(text, "\n");
+    if (!error) {
+        char *why = NULL;
+
+        af = atomic_file_prepare(r->path, text, strlen(text), &why);
+        if (!af) {
+            error = xasprintf("cannot save the change: %s", why);
+            free(why);
+        }
+    }
+    if (!error) {
+        error = config_apply(r->dp, r->running, cfg, summaryp);
+    }
+    if (error) {
+        atomic_file_abort(af);
+        config_destroy(cfg);
+        json_decref(doc);
+        free(text);
+        return error;
+    }
+    error = atomic_file_commit(af);
+    if (error) {
+        /* Applied, but a restart would not have it: say so loudly. */
+        VLOG_ERR("%s: applied but not saved: %s", what, error);
+        free(text);
+        text = NULL;
+    }
+    VLOG_INFO("%s: %s", what, *summaryp);
+    config_reload_set_running(r, cfg, doc, text);
+    return error;
 }
 
 /* config/reload */
@@ -154,11 +261,26 @@ config_reload_init(struct config_reload *r, struct dp *dp, const char *path,
                    struct pmd_config *running)
 {
     char *abs = realpath(path, NULL);
+    char *error;
+    size_t size;
 
     /* Absolute, because a detached daemon runs in "/". */
     r->dp = dp;
     r->path = abs ? abs : xstrdup(path);
     r->running = running;
+    r->document = NULL;
+    r->text = NULL;
+    error = config_file_read(r->path, &r->text, &size);
+    if (!error) {
+        r->document = config_load_json(r->text, size, r->path, &error);
+    }
+    if (error) {
+        /* Runtime changes then refuse until a reload succeeds. */
+        VLOG_WARN("%s", error);
+        free(error);
+        free(r->text);
+        r->text = NULL;
+    }
     unixctl_command_register("config/reload", "", 0, 0,
                              config_unixctl_reload, r);
 }
@@ -167,5 +289,7 @@ void
 config_reload_uninit(struct config_reload *r)
 {
     config_destroy(r->running);
+    json_decref(r->document);
+    free(r->text);
     free(r->path);
 }
