@@ -450,8 +450,9 @@ cni_request_parse_env(struct cni_request *req)
                                  ds_cstr(&missing),
                                  strchr(ds_cstr(&missing), ',')
                                  ? "are" : "is",
-                                 req->ipam_type ? " (CNI_PATH is needed to "
-                                 "find the IPAM plugin)" : "",
+                                 strstr(ds_cstr(&missing), "CNI_PATH")
+                                 ? " (CNI_PATH is needed to find the IPAM "
+                                   "plugin)" : "",
                                  invalid.length ? "; " : "",
                                  ds_cstr(&invalid));
     } else if (invalid.length) {

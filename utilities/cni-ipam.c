@@ -189,6 +189,15 @@ cni_ipam_failure__(const char *type, int status, const char *out)
     return error;
 }
 
+bool
+cni_ipam_exists(const struct cni_request *req)
+{
+    char *file = cni_ipam_find__(req->path, req->ipam_type);
+
+    free(file);
+    return file != NULL;
+}
+
 struct cni_error *
 cni_ipam_run(const struct cni_request *req, const char *command,
              json_t **resultp)

@@ -26,6 +26,7 @@
 #include <linux/nsfs.h>
 #include <linux/rtnetlink.h>
 #include <netlink/addr.h>
+#include <netlink/handlers.h>
 #include <netlink/netlink.h>
 #include <netlink/socket.h>
 #include <netlink/route/addr.h>
@@ -122,35 +123,63 @@ cni_netns_nl_addr__(const struct cni_cidr *cidr)
     return addr;
 }
 
-/* Opens a NETLINK_ROUTE socket, in the calling thread's namespace, into
- * '*sockp' for the caller to free.  Returns 0 or a negative libnl
- * error. */
+/* libnl's error callback: keeps the kernel's errno in '*errorp_', which
+ * libnl would fold into a code of its own ("Unspecific failure" for
+ * ENETUNREACH, for one), and lets libnl fail the request as usual. */
 static int
-cni_netns_connect__(struct nl_sock **sockp)
+cni_netns_nl_error__(struct sockaddr_nl *nla OVS_UNUSED, struct nlmsgerr *e,
+                     void *errorp_)
 {
-    int err;
+    int *errorp = errorp_;
 
-    *sockp = nl_socket_alloc();
-    if (!*sockp) {
-        return -NLE_NOMEM;
-    }
-    err = nl_connect(*sockp, NETLINK_ROUTE);
-    if (err < 0) {
-        nl_socket_free(*sockp);
-        *sockp = NULL;
-    }
-    return err;
+    *errorp = -e->error;
+    return NL_STOP;
 }
 
-/* Gives interface 'ifindex' address 'cidr'.  Returns 0 or a negative libnl
- * error. */
+/* Sends 'request' for 'obj' ("add" of an address or route) on a new
+ * NETLINK_ROUTE socket in the calling thread's namespace.  Returns 0 or a
+ * positive errno value. */
+static int
+cni_netns_request__(int (*request)(struct nl_sock *, void *), void *obj)
+{
+    struct nl_sock *sock = nl_socket_alloc();
+    int kernel_error = 0;
+    int err;
+
+    if (!sock) {
+        return ENOMEM;
+    }
+    nl_socket_modify_err_cb(sock, NL_CB_CUSTOM, cni_netns_nl_error__,
+                            &kernel_error);
+    err = nl_connect(sock, NETLINK_ROUTE);
+    if (!err) {
+        err = request(sock, obj);
+    }
+    nl_socket_free(sock);
+    return err >= 0 ? 0 : kernel_error ? kernel_error : EIO;
+}
+
+/* rtnl_addr_add() and rtnl_route_add() for cni_netns_request__(). */
+static int
+cni_netns_addr_add__(struct nl_sock *sock, void *addr)
+{
+    return rtnl_addr_add(sock, addr, 0);
+}
+
+static int
+cni_netns_route_add__(struct nl_sock *sock, void *route)
+{
+    return rtnl_route_add(sock, route, NLM_F_EXCL);
+}
+
+/* Gives interface 'ifindex' address 'cidr'.  Returns 0 or a positive
+ * errno value. */
 static int
 cni_netns_add_addr__(int ifindex, const struct cni_cidr *cidr)
 {
     struct nl_addr *local = cni_netns_nl_addr__(cidr);
     struct rtnl_addr *addr = rtnl_addr_alloc();
-    struct nl_sock *sock;
-    int err;
+    int error;
 
     if (!addr) {
         ovs_fatal(0, "out of memory");
@@ -165,14 +194,10 @@ cni_netns_add_addr__(int ifindex, const struct cni_cidr *cidr)
          * ADD has returned. */
         rtnl_addr_set_flags(addr, IFA_F_NODAD);
     }
-    err = cni_netns_connect__(&sock);
-    if (!err) {
-        err = rtnl_addr_add(sock, addr, 0);
-        nl_socket_free(sock);
-    }
+    error = cni_netns_request__(cni_netns_addr_add__, addr);
     rtnl_addr_put(addr);
     nl_addr_put(local);
-    return err;
+    return error;
 }
 
 /* Returns the gateway of the first address in 'l3' of 'family' that has
@@ -210,7 +235,7 @@ cni_netns_route_attrs__(const struct cni_route *r, bool has_gw,
 }
 
 /* Adds route 'r' through interface 'ifindex', with 'gw' as the next hop if
- * it is nonnull.  Returns 0 or a negative libnl error. */
+ * it is nonnull.  Returns 0 or a positive errno value. */
 static int
 cni_netns_add_route__(int ifindex, const struct cni_route *r,
                       const struct cni_cidr *gw)
@@ -219,8 +244,7 @@ cni_netns_add_route__(int ifindex, const struct cni_route *r,
     struct rtnl_route *route = rtnl_route_alloc();
     struct rtnl_nexthop *nh = rtnl_route_nh_alloc();
     struct nl_addr *gw_addr = NULL;
-    struct nl_sock *sock;
-    int err;
+    int error;
 
     if (!route || !nh) {
         ovs_fatal(0, "out of memory");
@@ -236,25 +260,23 @@ cni_netns_add_route__(int ifindex, const struct cni_route *r,
         rtnl_route_nh_set_gateway(nh, gw_addr);
     }
     rtnl_route_add_nexthop(route, nh);      /* 'route' owns 'nh' now. */
-    err = cni_netns_connect__(&sock);
-    if (!err) {
-        err = rtnl_route_add(sock, route, NLM_F_EXCL);
-        nl_socket_free(sock);
-    }
+    error = cni_netns_request__(cni_netns_route_add__, route);
     rtnl_route_put(route);
     nl_addr_put(dst);
     nl_addr_put(gw_addr);
-    return err;
+    return error;
 }
 
-/* Formats 'cidr' as "ADDRESS/PREFIXLEN" into 'buf'. */
+/* Formats 'cidr' as "ADDRESS/PREFIXLEN", or as "ADDRESS" unless
+ * 'with_prefix', into 'buf'. */
 static const char *
-cni_netns_format__(const struct cni_cidr *cidr, char buf[64])
+cni_netns_format__(const struct cni_cidr *cidr, bool with_prefix,
+                   char buf[64])
 {
     char addr[INET6_ADDRSTRLEN];
 
     inet_ntop(cidr->family, cidr->bytes, addr, sizeof addr);
-    snprintf(buf, 64, "%s/%d", addr, cidr->prefixlen);
+    snprintf(buf, 64, with_prefix ? "%s/%d" : "%s", addr, cidr->prefixlen);
     return buf;
 }
 
@@ -262,17 +284,17 @@ cni_netns_format__(const struct cni_cidr *cidr, char buf[64])
 static struct cni_error *
 cni_netns_add_l3__(int ifindex, const char *ifname, const struct cni_l3 *l3)
 {
-    char buf[64];
-    int err;
+    char buf[64], gw_buf[64];
+    int error;
 
     for (size_t i = 0; i < l3->n_ips; i++) {
-        err = cni_netns_add_addr__(ifindex, &l3->ips[i].address);
-        if (err < 0) {
+        error = cni_netns_add_addr__(ifindex, &l3->ips[i].address);
+        if (error) {
             return cni_error_create(CNI_ERR_LINK, "cannot add an address",
                                     "adding %s to %s: %s",
                                     cni_netns_format__(&l3->ips[i].address,
-                                                       buf),
-                                    ifname, nl_geterror(err));
+                                                       true, buf),
+                                    ifname, strerror(error));
         }
     }
     for (size_t i = 0; i < l3->n_routes; i++) {
@@ -281,12 +303,14 @@ cni_netns_add_l3__(int ifindex, const char *ifname, const struct cni_l3 *l3)
                                      : cni_netns_default_gw__(
                                          l3, r->dst.family));
 
-        err = cni_netns_add_route__(ifindex, r, gw);
-        if (err < 0) {
+        error = cni_netns_add_route__(ifindex, r, gw);
+        if (error) {
             return cni_error_create(CNI_ERR_LINK, "cannot add a route",
-                                    "adding route to %s via %s: %s",
-                                    cni_netns_format__(&r->dst, buf), ifname,
-                                    nl_geterror(err));
+                                    "adding route to %s via %s on %s: %s",
+                                    cni_netns_format__(&r->dst, true, buf),
+                                    gw ? cni_netns_format__(gw, false, gw_buf)
+                                    : "no gateway", ifname,
+                                    strerror(error));
         }
     }
     return NULL;
@@ -413,7 +437,7 @@ cni_netns_check__(const char *path, const char *ifname,
                                     "missing", "interface %s in %s does not "
                                     "have address %s", ifname, path,
                                     cni_netns_format__(&l3->ips[i].address,
-                                                       buf));
+                                                       true, buf));
         }
     }
     freeifaddrs(addrs);

@@ -52,8 +52,13 @@ cni_switch_transact__(const char *socket, const char *method, int argc,
         while (len && reply_error[len - 1] == '\n') {
             reply_error[--len] = '\0';
         }
+        /* The daemon's errors usually start with the command's name. */
         error = cni_error_create(CNI_ERR_SWITCH, "pmdswitchd refused the "
-                                 "request", "%s: %s", method, reply_error);
+                                 "request", "%s%s%s",
+                                 strstr(reply_error, method) == reply_error
+                                 ? "" : method,
+                                 strstr(reply_error, method) == reply_error
+                                 ? "" : ": ", reply_error);
         free(reply_error);
         return error;
     }

@@ -192,6 +192,9 @@ void cni_l3_uninit(struct cni_l3 *l3);
 
 /* cni-ipam.c: the delegated IPAM plugin. */
 
+/* Returns true if the IPAM plugin of 'req' is in CNI_PATH. */
+bool cni_ipam_exists(const struct cni_request *req);
+
 /* Runs the IPAM plugin of 'req' with CNI_COMMAND 'command' ("ADD", "DEL"
  * or "CHECK"), the rest of the plugin's environment and the network config
  * as read, its stderr going to the plugin's.  On success stores its result

@@ -180,7 +180,8 @@ add_ipam(struct add_ctx *ctx)
     if (!ctx->req->ipam_type) {
         return NULL;
     }
-    ctx->ipam_ran = true;
+    /* A plugin that is not there allocated nothing to give back. */
+    ctx->ipam_ran = cni_ipam_exists(ctx->req);
     error = cni_ipam_run(ctx->req, "ADD", &ctx->ipam_result);
     if (error) {
         return error;
@@ -240,15 +241,18 @@ static json_t *
 add_result(const struct add_ctx *ctx)
 {
     const struct cni_request *req = ctx->req;
-    json_t *result = (req->prev_result ? json_deep_copy(req->prev_result)
-                      : json_object());
-    json_t *ifaces = result_array(result, "interfaces");
+    json_t *result = json_object();
     json_t *ipam = ctx->ipam_result;
     size_t cont_index, i;
     const json_t *dns;
+    json_t *ifaces;
     json_t *value;
 
     json_object_set_new(result, "cniVersion", json_string(req->version));
+    if (req->prev_result) {
+        json_object_update_missing(result, req->prev_result);
+    }
+    ifaces = result_array(result, "interfaces");
     json_array_append_new(ifaces, result_iface(&ctx->host, NULL));
     cont_index = json_array_size(ifaces);
     json_array_append_new(ifaces, result_iface(&ctx->cont, req->netns));
