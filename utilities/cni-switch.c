@@ -136,9 +136,11 @@ cni_switch_add_port(const char *socket, const char *bridge, const char *port,
 }
 
 struct cni_error *
-cni_switch_del_port(const char *socket, const char *bridge, const char *port)
+cni_switch_del_port(const char *socket, const char *port)
 {
-    const char *argv[] = { "--if-exists", bridge, port };
+    /* No bridge: whichever has the port, and no error if the bridge itself
+     * went away since ADD. */
+    const char *argv[] = { "--if-exists", port };
     struct cni_error *error;
     char *result;
 

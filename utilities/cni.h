@@ -250,9 +250,9 @@ struct cni_error *cni_switch_check_bridge(const char *socket,
 struct cni_error *cni_switch_add_port(const char *socket, const char *bridge,
                                       const char *port, int vlan);
 
-/* Deletes port 'port' of 'bridge'; a missing port is no error. */
-struct cni_error *cni_switch_del_port(const char *socket, const char *bridge,
-                                      const char *port);
+/* Deletes port 'port' from whichever bridge has it; a missing port is no
+ * error. */
+struct cni_error *cni_switch_del_port(const char *socket, const char *port);
 
 /* Looks up port 'port' of 'bridge' and stores its interface's name in
  * '*interfacep' (the caller frees it), or NULL if there is no such port. */

@@ -292,8 +292,7 @@ add_undo(struct add_ctx *ctx)
     struct cni_error *error = NULL;
 
     if (ctx->port_added) {
-        error = cni_switch_del_port(req->socket, req->bridge,
-                                    req->host_ifname);
+        error = cni_switch_del_port(req->socket, req->host_ifname);
     }
     if (!error && ctx->ipam_ran) {
         /* Also after a failed IPAM ADD, as the specification asks: it may
@@ -387,8 +386,7 @@ cmd_del(const struct cni_request *req)
     struct cni_error *first = NULL;
     int err;
 
-    keep_first(&first, cni_switch_del_port(req->socket, req->bridge,
-                                           req->host_ifname));
+    keep_first(&first, cni_switch_del_port(req->socket, req->host_ifname));
     /* Deleting the host end deletes the container end; with the namespace
      * gone, both are gone already. */
     err = netlink_link_delete(req->host_ifname);

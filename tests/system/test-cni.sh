@@ -41,7 +41,7 @@ ps_require_cmds ip ping jq python3
 ps_require_daemon
 [[ -x "$PLUGIN" ]] || ps_skip "$PLUGIN not built"
 [[ -x "$CNI_BIN/host-local" ]] ||
-    ps_skip "$CNI_BIN/host-local is not installed (containernetworking-plugins)"
+    ps_skip "no $CNI_BIN/host-local (containernetworking-plugins)"
 ps_setup scni
 
 A=scni-a
@@ -213,8 +213,8 @@ check_result()
         "$(ps_ns "$ns" cat /sys/class/net/eth0/mtu)"
     ps_assert_eq "$id: MTU of the host end" 1400 \
         "$(cat "/sys/class/net/$host/mtu")"
-    [[ "$(jq -r '.interfaces[1].mac' "$result")" == "$(ps_mac "$ns" eth0)" ]] ||
-        ps_fail "$id: the result's MAC is not eth0's"
+    [[ "$(jq -r '.interfaces[1].mac' "$result")" == "$(ps_mac "$ns" eth0)" ]] \
+        || ps_fail "$id: the result's MAC is not eth0's"
     ports | grep -qx "$host $host 10" ||
         { ports >&2; ps_fail "$id: $host is not an access port of VLAN 10"; }
     [[ "$(leases "$id")" == "${addr%/*}" ]] ||
