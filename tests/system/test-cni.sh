@@ -77,8 +77,10 @@ write_net()
         dns: {nameservers: ["10.79.31.53"]},
         args: {cni: {labels: []}}, runtimeConfig: {}, keyForAnother: [1],
         ipam: {type: "host-local", dataDir: $dir,
-               ranges: [[{subnet: "10.79.31.0/24"}]],
-               routes: [{dst: "0.0.0.0/0"}]}}' | jq "${2:-.}" >"$1"
+               ranges: [[{subnet: "10.79.31.0/24"}],
+                        [{subnet: "fd79:31::/64"}]],
+               routes: [{dst: "0.0.0.0/0"}, {dst: "::/0"}]}}' |
+        jq "${2:-.}" >"$1"
 }
 
 # cni CMD ID NETNS IFNAME CONF [VAR=VALUE...]: runs the plugin as a runtime
@@ -111,11 +113,11 @@ leases()
 {
     local f
     for f in "$IPAM_DIR"/scninet/*; do
-        [[ -f "$f" && ${f##*/} == [0-9]* ]] || continue
+        [[ ${f##*/} == lock || ${f##*/} == last_reserved_ip* ]] && continue
         if [[ $(head -n 1 "$f" | tr -d '\r') == "$1" ]]; then
             echo "${f##*/}"
         fi
-    done
+    done | sort | paste -sd ' '
 }
 
 # nothing_left ID IFNAME: fails if the attachment of ID's IFNAME left its
@@ -197,18 +199,26 @@ check_result()
         and (.interfaces[0] | has("sandbox") | not)
         and .interfaces[1].name == "eth0" and .interfaces[1].sandbox == $sb
         and (.interfaces[] | .mac | test("^([0-9a-f]{2}:){5}[0-9a-f]{2}$"))
-        and (.ips | length == 1) and .ips[0].interface == 1
+        and (.ips | length == 2) and ([.ips[].interface] == [1, 1])
         and (.ips[0].address | test("^10\\.79\\.31\\.[0-9]+/24$"))
         and .ips[0].gateway == "10.79.31.1"
-        and .routes == [{"dst": "0.0.0.0/0"}]
+        and (.ips[1].address | test("^fd79:31::[0-9a-f]+/64$"))
+        and .ips[1].gateway == "fd79:31::1"
+        and (.ips[] | has("version") | not)
+        and .routes == [{"dst": "0.0.0.0/0"}, {"dst": "::/0"}]
         and .dns.nameservers == ["10.79.31.53"]' "$result" >/dev/null ||
         { cat "$result" >&2; ps_fail "ADD $id: unexpected result"; }
     addr=$(jq -r '.ips[0].address' "$result")
-    ps_info "ok: ADD $id: $addr on eth0 in $ns, host end $host"
+    addr6=$(jq -r '.ips[1].address' "$result")
+    ps_info "ok: ADD $id: $addr and $addr6 on eth0 in $ns, host end $host"
     ps_ns "$ns" ip -o addr show dev eth0 | grep -qF " inet $addr " ||
         ps_fail "$id: $addr is not on eth0 in $ns"
+    ps_ns "$ns" ip -o addr show dev eth0 | grep -qF " inet6 $addr6 " ||
+        ps_fail "$id: $addr6 is not on eth0 in $ns"
     ps_ns "$ns" ip route show default | grep -q "via 10.79.31.1 dev eth0" ||
         ps_fail "$id: no default route via 10.79.31.1 in $ns"
+    ps_ns "$ns" ip -6 route show default | grep -q "via fd79:31::1 dev eth0" ||
+        ps_fail "$id: no IPv6 default route via fd79:31::1 in $ns"
     ps_assert_eq "$id: MTU in the namespace" 1400 \
         "$(ps_ns "$ns" cat /sys/class/net/eth0/mtu)"
     ps_assert_eq "$id: MTU of the host end" 1400 \
@@ -217,8 +227,8 @@ check_result()
         || ps_fail "$id: the result's MAC is not eth0's"
     ports | grep -qx "$host $host 10" ||
         { ports >&2; ps_fail "$id: $host is not an access port of VLAN 10"; }
-    [[ "$(leases "$id")" == "${addr%/*}" ]] ||
-        ps_fail "$id: host-local has no lease of ${addr%/*}"
+    ps_assert_eq "$id: host-local's leases" "${addr%/*} ${addr6%/*}" \
+        "$(leases "$id")"
 }
 
 ps_info "ADD of two containers"
@@ -227,7 +237,9 @@ add "$B" scni-ctr-b
 check_result "$A" scni-ctr-a
 check_result "$B" scni-ctr-b
 ADDR_B=$(jq -r '.ips[0].address' "$PS_LOG_DIR/scni-ctr-b.result")
+ADDR6_B=$(jq -r '.ips[1].address' "$PS_LOG_DIR/scni-ctr-b.result")
 ps_ping_all "$A" 3 "${ADDR_B%/*}"
+ps_ping_all "$A" 3 "${ADDR6_B%/*}" -6
 
 ps_info "CHECK"
 # with_prev ID: the network config with prevResult, ID's ADD result.
@@ -271,6 +283,26 @@ cni DEL scni-ctr-b "/run/netns/$B" eth0 "$PREV_B" ||
 nothing_left scni-ctr-b eth0
 ps_info "ok: DEL of B after its namespace went"
 ps_assert_eq "ports left on br0" "" "$(ports)"
+
+ps_info "ADD, CHECK and DEL with cniVersion 0.3.1"
+OLD=$PS_LOG_DIR/old.json
+write_net "$OLD" '.cniVersion = "0.3.1"'
+cni_or_fail()
+{
+    cni "$@" || { cat "$OUT" >&2; ps_fail "$1 $2 exited with status $?"; }
+}
+ps_record_link "$(host_name scni-ctr-old eth0)"
+cni_or_fail ADD scni-ctr-old "/run/netns/$A" eth0 "$OLD"
+jq -e '.cniVersion == "0.3.1" and ([.ips[].version] == ["4", "6"])' \
+    "$OUT" >/dev/null || { cat "$OUT" >&2; ps_fail "0.3.1: bad result"; }
+jq --slurpfile r "$OUT" '.prevResult = $r[0]' "$OLD" >"$PS_LOG_DIR/old.prev"
+rc=0
+cni CHECK scni-ctr-old "/run/netns/$A" eth0 "$PS_LOG_DIR/old.prev" || rc=$?
+ps_assert_eq "CHECK with 0.3.1 (before CHECK existed)" "1 1" \
+    "$rc $(jq -r .code "$OUT")"
+cni_or_fail DEL scni-ctr-old "/run/netns/$A" eth0 "$PS_LOG_DIR/old.prev"
+nothing_left scni-ctr-old eth0
+ps_info "ok: 0.3.1 result has IP versions"
 
 ps_info "errors"
 B2=scni-b2
