@@ -109,9 +109,12 @@ chroot "$ROOTFS" /bin/iperf3 --version >/dev/null ||
     ps_fail "iperf3 does not run in $ROOTFS"
 
 # --------------------------------------------------------------------------
-# Podman's configuration.  The runtime's default RLIMIT_NOFILE (1048576)
-# is more than a root without CAP_SYS_RESOURCE may set, so runc would fail
-# with "error setting rlimits": ask for limits within the current ones.
+# Podman's configuration.  Podman asks runc for RLIMIT_NOFILE 1048576 and
+# an RLIMIT_NPROC above its own by default, which a root without
+# CAP_SYS_RESOURCE (a hard RLIMIT_NOFILE of 20000 on the CI machines) may
+# not set: runc fails with "error setting rlimits for ready process ...
+# operation not permitted".  Lowering a limit needs no privilege, so ask
+# for both, within the current ones.
 nofile=$(ulimit -Hn)
 if [[ $nofile == unlimited ]] || ((nofile > 4096)); then
     nofile=4096
