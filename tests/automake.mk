@@ -5,6 +5,7 @@ UNIT_TESTS = \
 	tests/test-byte-ring \
 	tests/test-config \
 	tests/test-config-diff \
+	tests/test-config-edit \
 	tests/test-coverage \
 	tests/test-dpcls \
 	tests/test-ds \
@@ -73,6 +74,8 @@ tests_test_config_SOURCES = tests/test-config.c
 tests_test_config_LDADD = $(PMD_LIBS)
 tests_test_config_diff_SOURCES = tests/test-config-diff.c
 tests_test_config_diff_LDADD = $(PMD_LIBS)
+tests_test_config_edit_SOURCES = tests/test-config-edit.c
+tests_test_config_edit_LDADD = $(PMD_LIBS)
 tests_test_coverage_SOURCES = tests/test-coverage.c tests/unixctl-test.c \
 	tests/unixctl-test.h
 tests_test_coverage_LDADD = $(PMD_LIBS)
@@ -127,7 +130,7 @@ tests_test_ofproto_rules_SOURCES = tests/test-ofproto-rules.c
 tests_test_ofproto_rules_LDADD = $(PMD_LIBS)
 tests_test_pcap_file_SOURCES = tests/test-pcap-file.c
 tests_test_pcap_file_LDADD = $(PMD_LIBS)
-tests_test_pipeline_SOURCES = tests/test-pipeline.c
+tests_test_pipeline_SOURCES = tests/test-pipeline.c tests/dp-test.h
 tests_test_pipeline_LDADD = $(PMD_LIBS)
 tests_test_pmd_perf_SOURCES = tests/test-pmd-perf.c
 tests_test_pmd_perf_LDADD = $(PMD_LIBS)

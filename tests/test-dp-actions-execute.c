@@ -773,17 +773,13 @@ test_vlan(void)
 static struct dp *
 make_dp(void)
 {
-    struct dp *dp = xzalloc(sizeof *dp);
-
-    dp->name = xstrdup("br0");
-    return dp;
+    return xzalloc(sizeof(struct dp));
 }
 
 static void
 destroy_all(struct dp *dp, struct pmd *pmd)
 {
     pmd_destroy(pmd);
-    free(dp->name);
     free(dp);
 }
 
@@ -999,6 +995,92 @@ test_bond_output(void)
     destroy_all(dp, pmd);
 }
 
+static struct dp_action
+patch(uint16_t port, uint16_t peer, uint16_t n_nested)
+{
+    struct dp_action a;
+
+    dp_action_init(&a, DP_ACTION_PATCH);
+    a.port = port;
+    a.patch.peer = peer;
+    a.patch.n_nested = n_nested;
+    return a;
+}
+
+/* A patch crossing runs the peer bridge's actions on a copy: what they do
+ * to the packet is not seen by the actions after them, nested crossings
+ * included, and an early flush in the middle keeps the packet of every
+ * level.  Each crossing counts on its patch port. */
+static void
+test_patch_copies(void)
+{
+    struct dp *dp = make_dp();
+    struct pmd *pmd = pmd_create(dp, 0);
+    struct dp_action one[] = {
+        patch(5, 6, 2), push_vlan(10), output(1), output(2),
+    };
+    struct dp_action two[] = {
+        patch(5, 6, 5), push_vlan(10), patch(7, 8, 2), push_vlan(20),
+        output(3), output(1), output(2),
+    };
+    struct dp_action dry[3 + 2 * 70 + 1];
+    struct dp_packet *p;
+    struct frame f;
+    uint32_t size;
+    size_t n = 0;
+
+    build(&f, &specs[S_TCP4]);
+    size = f.p.size;
+    dp_actions_execute(pmd, &f.p, one, ARRAY_SIZE(one));
+    p = queued(pmd, 1);
+    CHECK(p && p != &f.p && p->size == size + 4
+          && get16(p->data + 14) == (VLAN_CFI | 10),
+          "the peer's output lacks its tag");
+    CHECK(queued(pmd, 2) == &f.p && f.p.size == size,
+          "the output after the crossing saw the peer's tag");
+    CHECK_INT(pmd->patch[5].packets, 1);
+    CHECK_INT(pmd->patch[5].bytes, size);
+    pmd_flush_tx(pmd);
+
+    build(&f, &specs[S_TCP4]);
+    dp_actions_execute(pmd, &f.p, two, ARRAY_SIZE(two));
+    p = queued(pmd, 3);
+    CHECK(p && p->size == size + 8 && get16(p->data + 14) == (VLAN_CFI | 20)
+          && get16(p->data + 18) == (VLAN_CFI | 10),
+          "the innermost output lacks its two tags");
+    p = queued(pmd, 1);
+    CHECK(p && p->size == size + 4 && get16(p->data + 14) == (VLAN_CFI | 10),
+          "the middle output does not have exactly its own tag");
+    CHECK(queued(pmd, 2) == &f.p && f.p.size == size,
+          "the outer output saw a nested change");
+    CHECK_INT(pmd->patch[5].packets, 2);
+    CHECK_INT(pmd->patch[7].packets, 1);
+    pmd_flush_tx(pmd);
+
+    /* The outer level's packet is a clone, and the nested level uses up
+     * the pool: the early flush must keep the outer clone. */
+    dry[n++] = output(1);
+    dry[n++] = set_tp_src(1000);
+    dry[n++] = patch(5, 6, 2 * 70);
+    for (int i = 0; i < 70; i++) {
+        dry[n++] = set_tp_src(2000 + i);
+        dry[n++] = output(10 + i);
+    }
+    dry[n++] = output(2);
+    build(&f, &specs[S_TCP4]);
+    dp_actions_execute(pmd, &f.p, dry, n);
+    CHECK(stat(pmd, PMD_STAT_CLONE_POOL_DRY) >= 1, "the pool did not run dry");
+    p = queued(pmd, 2);
+    CHECK(p && get16(p->data + f.l4) == 1000,
+          "the outer clone did not survive the early flush (port %d)",
+          p ? get16(p->data + f.l4) : -1);
+    p = queued(pmd, 10 + 69);
+    CHECK(p && get16(p->data + f.l4) == 2069, "last nested output wrong");
+    CHECK_INT(stat(pmd, PMD_STAT_DROP_ACTION_EXEC), 0);
+    pmd_flush_tx(pmd);
+    destroy_all(dp, pmd);
+}
+
 /* Formatting. */
 
 static const char *
@@ -1103,6 +1185,7 @@ main(void)
         { "copy_on_write", test_copy_on_write },
         { "pool_exhaustion", test_pool_exhaustion },
         { "bond_output", test_bond_output },
+        { "patch_copies", test_patch_copies },
         { "format", test_format },
     };
 

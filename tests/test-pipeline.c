@@ -19,6 +19,7 @@
 
 #include "ofproto/bond.h"
 #include "check.h"
+#include "dp-test.h"
 #include "dp/dp.h"
 #include "classifier/dpcls.h"
 #include "classifier/dp-flow.h"
@@ -71,35 +72,13 @@ make_udp(struct test_frame *f, struct eth_addr src, struct eth_addr dst,
 static struct dp *
 make_dp(void)
 {
-    struct dp *dp = xzalloc(sizeof *dp);
-
-    dp->name = xstrdup("br0");
-    dp->ofproto = ofproto_create("br0", 300);
-    for (int i = 0; i < N_PORTS; i++) {
-        char name[16];
-
-        snprintf(name, sizeof name, "p%d", i);
-        ofproto_port_add(dp->ofproto, i, name, NULL);
-    }
-    dp->settings.emc_insert_inv_prob = 1;
-    dp->settings.smc_enable = true;
-    dp->settings.flow_idle_ms = 10000;
-    dp->settings.flow_limit = 200000;
-    return dp;
+    return dp_test_create(N_PORTS);
 }
 
-/* Frees 'pmd' and 'dp', and the flows deleted meanwhile: rcu_barrier()
- * waits for them only while this thread is offline. */
 static void
 destroy_all(struct dp *dp, struct pmd *pmd)
 {
-    pmd_destroy(pmd);
-    rcu_offline();
-    rcu_barrier();
-    rcu_online();
-    ofproto_destroy(dp->ofproto);
-    free(dp->name);
-    free(dp);
+    dp_test_destroy(dp, pmd);
 }
 
 /* Runs one packet through 'pmd' and returns the bitmap of ports it was
@@ -319,7 +298,7 @@ test_mac_move(void)
     uint32_t out;
 
     pmd->now_ms = 1000;
-    pmd->ofproto_gen = ofproto_generation(dp->ofproto);
+    dp_test_pmd_sync(pmd);
     run_one(pmd, make_udp(&f, mac_b, mac_bcast, 1, 1));  /* learn B on 1 */
     pmd_housekeeping(pmd);
     out = run_one(pmd, make_udp(&f, mac_a, mac_b, 1, 0));
@@ -349,7 +328,7 @@ test_idle_expiry(void)
     dp->settings.flow_limit = 200000;
     pmd->now_ms = 1000;
     pmd->next_sweep_ms = 2000;
-    pmd->ofproto_gen = ofproto_generation(dp->ofproto);
+    dp_test_pmd_sync(pmd);
     run_one(pmd, make_udp(&f, mac_a, mac_bcast, 1, 0));
     pmd_housekeeping(pmd);
     CHECK(pmd->flows.n_flows == 1, "flow missing");
@@ -378,11 +357,11 @@ test_relearn_after_flush(void)
 {
     struct dp *dp = make_dp();
     struct pmd *pmd = pmd_create(dp, 0);
-    struct mac_learning *ml = ofproto_mac_learning(dp->ofproto);
+    struct mac_learning *ml = ofproto_mac_learning(dp->bridges[0]);
     struct test_frame f;
 
     pmd->now_ms = 1000;
-    pmd->ofproto_gen = ofproto_generation(dp->ofproto);
+    dp_test_pmd_sync(pmd);
     run_one(pmd, make_udp(&f, mac_b, mac_bcast, 1, 1));
     pmd_housekeeping(pmd);
     CHECK_INT(mac_learning_lookup(ml, mac_b, 0, pmd->now_ms), 1);
@@ -476,47 +455,33 @@ static struct dp *
 make_bond_dp(enum bond_mode mode)
 {
     static const char *const names[BP_N] = { "a", "b", "up0", "m1", "m2" };
-    struct dp *dp = xzalloc(sizeof *dp);
+    struct dp *dp = dp_test_create(0);
+    struct ofproto *br0 = dp->bridges[0];
     struct bond *bond;
 
-    dp->name = xstrdup("br0");
-    dp->ofproto = ofproto_create("br0", 300);
     for (int i = 0; i < BP_N; i++) {
-        struct dp_port *port = xzalloc(sizeof *port);
+        struct dp_port *port = dp_test_add_port(dp, br0, i, names[i]);
 
-        port->port_no = i;
-        port->name = xstrdup(names[i]);
         port->bond_port_no = i >= BP_M1 ? BP_BOND : DP_PORT_NONE;
-        dp->ports[i] = port;
         if (i < BP_M1) {
-            CHECK_INT(ofproto_port_add(dp->ofproto, i, names[i], NULL), 0);
+            CHECK_INT(ofproto_port_add(br0, i, names[i], NULL), 0);
         } else {
-            CHECK_INT(ofproto_member_add(dp->ofproto, i, names[i], BP_BOND),
-                      0);
+            CHECK_INT(ofproto_member_add(br0, i, names[i], BP_BOND), 0);
         }
     }
     bond = bond_create("up0", mode, 0);
     CHECK_INT(bond_member_add(bond, BP_M1, "m1", true), 0);
     CHECK_INT(bond_member_add(bond, BP_M2, "m2", true), 0);
     dp->ports[BP_BOND]->bond = bond;
-    CHECK_INT(ofproto_port_set_bond(dp->ofproto, BP_BOND, mode,
+    CHECK_INT(ofproto_port_set_bond(br0, BP_BOND, mode,
                                     bond_get_active_member(bond)), 0);
-    dp->settings.emc_insert_inv_prob = 1;
-    dp->settings.smc_enable = true;
-    dp->settings.flow_idle_ms = 10000;
-    dp->settings.flow_limit = 200000;
     return dp;
 }
 
 static void
 destroy_bond_dp(struct dp *dp, struct pmd *pmd)
 {
-    for (int i = 0; i < BP_N; i++) {
-        bond_destroy(dp->ports[i]->bond);
-        free(dp->ports[i]->name);
-        free(dp->ports[i]);
-    }
-    destroy_all(dp, pmd);
+    dp_test_destroy(dp, pmd);
 }
 
 /* Bytes the PMD in 'pmd' accounted to 'bond' over all buckets. */
@@ -578,7 +543,7 @@ test_bond_output(void)
     out = run_one(pmd, make_udp(&f, mac_b, mac_bcast, 9, BP_M2));
     CHECK(out == (1u << BP_A | 1u << BP_B), "flood from m2 went to 0x%x",
           out);
-    CHECK(mac_learning_lookup(ofproto_mac_learning(dp->ofproto), mac_b, 0,
+    CHECK(mac_learning_lookup(ofproto_mac_learning(dp->bridges[0]), mac_b, 0,
                               1000) == BP_BOND, "B not learned on the bond");
 
     send_bond_flows(pmd, bond, 64, 0, per_member);
@@ -634,6 +599,172 @@ test_bond_output_slb(void)
     destroy_bond_dp(dp, pmd);
 }
 
+/* Port numbers of the patched datapath: br0 has p0 (access VLAN 10), p1
+ * (a trunk) and patch x0 (access VLAN 10); br1 has p3 (a trunk) and patch
+ * x1 (access VLAN 20), x0's peer. */
+enum { TB_P0, TB_P1, TB_X0, TB_P3, TB_X1, TB_N };
+
+static struct dp *
+make_patched_dp(void)
+{
+    static const char *const names[TB_N] = { "p0", "p1", "x0", "p3", "x1" };
+    static const int tags[TB_N] = { 10, 0, 10, 0, 20 };
+    struct dp *dp = dp_test_create(0);
+    struct ofproto *br1 = dp_test_add_bridge(dp, "br1");
+
+    for (int i = 0; i < TB_N; i++) {
+        struct ofproto *br = i < TB_P3 ? dp->bridges[0] : br1;
+        struct ofproto_port_settings s;
+
+        CHECK_INT(ofproto_port_settings_init(&s, NULL, tags[i], NULL, 0), 0);
+        dp_test_add_port(dp, br, i, names[i]);
+        CHECK_INT(ofproto_port_add(br, i, names[i], &s), 0);
+    }
+    CHECK_INT(ofproto_port_set_patch(dp->bridges[0], TB_X0, br1, TB_X1), 0);
+    CHECK_INT(ofproto_port_set_patch(br1, TB_X1, dp->bridges[0], TB_X0), 0);
+    return dp;
+}
+
+/* The VID of the outer 802.1Q tag of 'p', or -1 if untagged. */
+static int
+outer_vid(const struct dp_packet *p)
+{
+    if (p->size < 18 || p->data[12] != 0x81 || p->data[13] != 0x00) {
+        return -1;
+    }
+    return ((p->data[14] << 8) | p->data[15]) & 0xfff;
+}
+
+/* A broadcast from p0 crosses the patch into br1 and leaves p3 tagged with
+ * br1's VLAN 20, while p1 gets it from br0 with a single tag of VLAN 10:
+ * what br1 does to the packet runs on a copy.  The crossing counts once
+ * on x0, and the flow goes through both bridges. */
+static void
+test_patch_crossing(void)
+{
+    struct dp *dp = make_patched_dp();
+    struct pmd *pmd = pmd_create(dp, 0);
+    const struct dp_packet *p1, *p3;
+    struct dp_batch batch;
+    struct test_frame f;
+
+    pmd->now_ms = 1000;
+    dp_test_pmd_sync(pmd);
+    dp_batch_init(&batch);
+    dp_batch_add(&batch, make_udp(&f, mac_a, mac_bcast, 1, TB_P0));
+    pipeline_process(pmd, &batch, TB_P0);
+    p1 = pmd->tx[TB_P1].batch.count == 1 ? pmd->tx[TB_P1].batch.packets[0]
+                                         : NULL;
+    p3 = pmd->tx[TB_P3].batch.count == 1 ? pmd->tx[TB_P3].batch.packets[0]
+                                         : NULL;
+    CHECK(p3 && outer_vid(p3) == 20 && p3->size == 64,
+          "p3 did not get the frame tagged 20 (vid %d)", p3 ? outer_vid(p3)
+                                                           : -2);
+    CHECK(p1 && outer_vid(p1) == 10 && p1->size == 64,
+          "p1 did not get the frame with one tag of 10 (vid %d, %u bytes)",
+          p1 ? outer_vid(p1) : -2, p1 ? p1->size : 0);
+    CHECK(pmd->tx[TB_P0].batch.count == 0 && pmd->tx[TB_X0].batch.count == 0
+          && pmd->tx[TB_X1].batch.count == 0,
+          "a frame went out on the input or a patch port");
+    CHECK_INT(pmd->patch[TB_X0].packets, 1);
+    CHECK_INT(pmd->patch[TB_X0].bytes, 60);
+    CHECK_INT(pmd->patch[TB_X1].packets, 0);
+    CHECK(only_flow(pmd) && only_flow(pmd)->bridges == 0x3,
+          "the flow's bridges are 0x%"PRIx64,
+          only_flow(pmd) ? only_flow(pmd)->bridges : 0);
+    CHECK(mac_learning_lookup(ofproto_mac_learning(dp->bridges[1]), mac_a,
+                              20, pmd->now_ms) == TB_X1,
+          "br1 did not learn the source on x1");
+    pmd_flush_tx(pmd);
+    destroy_all(dp, pmd);
+}
+
+/* A change in one bridge re-translates only the flows that went through
+ * it: br1's MAC table flushed revalidates the flow that crossed into br1,
+ * and a flow that stayed in br0 is not looked at. */
+static void
+test_revalidate_one_bridge(void)
+{
+    struct dp *dp = make_patched_dp();
+    struct pmd *pmd = pmd_create(dp, 0);
+    struct test_frame f;
+    uint64_t checked;
+
+    pmd->now_ms = 1000;
+    dp_test_pmd_sync(pmd);
+    /* B on p1 is learned in br0; then A -> B stays in br0. */
+    run_one(pmd, make_udp(&f, mac_b, mac_bcast, 1, TB_P1));
+    run_one(pmd, make_udp(&f, mac_a, mac_b, 1, TB_P0));
+    pmd_housekeeping(pmd);
+    CHECK_INT(pmd->flows.n_flows, 2);
+
+    checked = stat(pmd, PMD_STAT_FLOWS_REVALIDATED);
+    mac_learning_flush(ofproto_mac_learning(dp->bridges[1]));
+    pmd_housekeeping(pmd);
+    CHECK_INT(stat(pmd, PMD_STAT_FLOWS_REVALIDATED) - checked, 1);
+
+    checked = stat(pmd, PMD_STAT_FLOWS_REVALIDATED);
+    mac_learning_flush(ofproto_mac_learning(dp->bridges[0]));
+    pmd_housekeeping(pmd);
+    CHECK_INT(stat(pmd, PMD_STAT_FLOWS_REVALIDATED) - checked, 2);
+    destroy_all(dp, pmd);
+}
+
+/* Three bridges joined in a ring by patch ports: a broadcast reaches each
+ * bridge's host port exactly once and never comes back, because a packet
+ * enters each bridge at most once. */
+static void
+test_patch_ring(void)
+{
+    /* Bridge b has host port h<b> = 3b and patches 3b+1 (to the next
+     * bridge) and 3b+2 (to the previous one). */
+    struct dp *dp = dp_test_create(0);
+    struct ofproto *br[3] = { dp->bridges[0], dp_test_add_bridge(dp, "br1"),
+                              dp_test_add_bridge(dp, "br2") };
+    struct dp_batch batch;
+    struct test_frame f;
+    struct pmd *pmd;
+
+    for (int b = 0; b < 3; b++) {
+        for (int k = 0; k < 3; k++) {
+            char name[8];
+
+            snprintf(name, sizeof name, "%c%d", "hnp"[k], b);
+            dp_test_add_port(dp, br[b], 3 * b + k, name);
+            CHECK_INT(ofproto_port_add(br[b], 3 * b + k, name, NULL), 0);
+        }
+    }
+    for (int b = 0; b < 3; b++) {
+        int next = (b + 1) % 3;
+
+        CHECK_INT(ofproto_port_set_patch(br[b], 3 * b + 1, br[next],
+                                         3 * next + 2), 0);
+        CHECK_INT(ofproto_port_set_patch(br[next], 3 * next + 2, br[b],
+                                         3 * b + 1), 0);
+    }
+    pmd = pmd_create(dp, 0);
+    pmd->now_ms = 1000;
+    dp_test_pmd_sync(pmd);
+    dp_batch_init(&batch);
+    dp_batch_add(&batch, make_udp(&f, mac_a, mac_bcast, 1, 0));
+    pipeline_process(pmd, &batch, 0);
+    for (int b = 0; b < 3; b++) {
+        CHECK_INT(pmd->tx[3 * b].batch.count, b ? 1 : 0);
+        CHECK_INT(pmd->tx[3 * b + 1].batch.count, 0);
+        CHECK_INT(pmd->tx[3 * b + 2].batch.count, 0);
+    }
+    /* br0 -> br1 through n0, br1 -> br2 through n1; every other crossing
+     * would enter a bridge the packet was in. */
+    for (int port = 0; port < 9; port++) {
+        CHECK_INT(pmd->patch[port].packets, port == 1 || port == 4);
+    }
+    CHECK(only_flow(pmd) && only_flow(pmd)->bridges == 0x7,
+          "the flow's bridges are 0x%"PRIx64,
+          only_flow(pmd) ? only_flow(pmd)->bridges : 0);
+    pmd_flush_tx(pmd);
+    destroy_all(dp, pmd);
+}
+
 int
 main(void)
 {
@@ -648,6 +779,9 @@ main(void)
     test_rewrite_flow();
     test_bond_output();
     test_bond_output_slb();
+    test_patch_crossing();
+    test_revalidate_one_bridge();
+    test_patch_ring();
     rcu_unregister();
     return check_finish("test-pipeline");
 }

@@ -49,6 +49,7 @@ VLOG_DEFINE_THIS_MODULE(pmdswitchd);
 
 struct options {
     const char *config;
+    const char *check_config;   /* --check-config FILE: validate, exit. */
     const char *pidfile;        /* NULL: none. */
     const char *log_file;       /* NULL: stderr only. */
     const char *unixctl;        /* Control socket path. */
@@ -73,8 +74,11 @@ usage(void)
 {
     printf("pmdswitchd: a poll-mode software switch\n"
            "usage: pmdswitchd --config FILE [OPTIONS]\n"
+           "       pmdswitchd --check-config FILE\n"
            "\n"
            "  --config FILE         JSON configuration (required)\n"
+           "  --check-config FILE   validate FILE as --config would, change\n"
+           "                        nothing, and exit (0 if valid)\n"
            "  --pidfile[=FILE]      write the pid to FILE once running\n"
            "                        (default " DEFAULT_PIDFILE ")\n"
            "  --detach              run in the background once running\n"
@@ -96,9 +100,10 @@ static void
 parse_options(int argc, char *argv[], struct options *opts)
 {
     enum { OPT_CONFIG = 256, OPT_PIDFILE, OPT_DETACH, OPT_LOG_FILE,
-           OPT_UNIXCTL, OPT_MONITOR, OPT_ENABLE_DUMMY };
+           OPT_UNIXCTL, OPT_MONITOR, OPT_ENABLE_DUMMY, OPT_CHECK_CONFIG };
     static const struct option long_options[] = {
         { "config", required_argument, NULL, OPT_CONFIG },
+        { "check-config", required_argument, NULL, OPT_CHECK_CONFIG },
         { "pidfile", optional_argument, NULL, OPT_PIDFILE },
         { "detach", no_argument, NULL, OPT_DETACH },
         { "monitor", no_argument, NULL, OPT_MONITOR },
@@ -120,6 +125,9 @@ parse_options(int argc, char *argv[], struct options *opts)
         switch (c) {
         case OPT_CONFIG:
             opts->config = optarg;
+            break;
+        case OPT_CHECK_CONFIG:
+            opts->check_config = optarg;
             break;
         case OPT_PIDFILE:
             opts->pidfile = optarg ? optarg : DEFAULT_PIDFILE;
@@ -160,10 +168,39 @@ parse_options(int argc, char *argv[], struct options *opts)
     if (optind < argc) {
         ovs_fatal(0, "pmdswitchd: unexpected argument \"%s\"", argv[optind]);
     }
-    if (!opts->config) {
+    if (!opts->config && !opts->check_config) {
         ovs_fatal(0, "pmdswitchd: --config FILE is required "
                   "(try --help)");
     }
+}
+
+/* --check-config FILE: every check that needs nothing of the system (the
+ * schema, the rules, what this build supports), then exits. */
+static NO_RETURN void
+check_config_and_exit(const char *path)
+{
+    struct pmd_config *cfg;
+    char *error = NULL;
+    size_t n_ports = 0;
+
+    cfg = config_parse_file(path, &error);
+    if (cfg) {
+        error = config_check_rules(cfg, path);
+    }
+    if (cfg && !error) {
+        error = dp_check_config(cfg);
+    }
+    if (error) {
+        config_destroy(cfg);
+        exit_with_error(error);
+    }
+    for (size_t i = 0; i < cfg->n_bridges; i++) {
+        n_ports += cfg->bridges[i].n_ports;
+    }
+    printf("%s: valid (%zu bridge%s, %zu port%s)\n", path, cfg->n_bridges,
+           cfg->n_bridges == 1 ? "" : "s", n_ports, n_ports == 1 ? "" : "s");
+    config_destroy(cfg);
+    exit(EXIT_SUCCESS);
 }
 
 /* True if some port of 'cfg' needs the kernel (any but a dummy port). */
@@ -421,6 +458,9 @@ main(int argc, char *argv[])
     struct dp *dp;
 
     parse_options(argc, argv, &opts);
+    if (opts.check_config) {
+        check_config_and_exit(opts.check_config);
+    }
     if (opts.enable_dummy) {
         netdev_dummy_enable();
     }

@@ -44,6 +44,7 @@ struct json_t;
     X(REVALIDATIONS, "revalidations")    /* Flow-table revalidations. */ \
     X(FLOWS_EXPIRED, "flows_expired")                                    \
     X(FLOWS_INVALIDATED, "flows_invalidated")                            \
+    X(FLOWS_REVALIDATED, "flows_revalidated") /* Flows re-translated. */ \
     X(DROP_PORT_GONE, "drop_port_gone")  /* Output port removed/missing. */\
     X(SLEEPS, "sleeps")                  /* pmd-sleep-max naps. */       \
     X(SLEEP_US, "sleep_us")              /* Time asleep, microseconds. */\
