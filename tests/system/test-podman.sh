@@ -4,18 +4,19 @@
 # Provider-independent.
 #
 # System test: podman containers on a pmdswitch bridge through the CNI
-# plugin (utilities/pmdswitch-cni).  pmdswitchd runs with bridge br0 and,
-# where the build has internal ports, an internal port "spod-gw" that the
-# host addresses 10.79.60.1/24.  A podman network "psnet" of type
-# "pmdswitch" with host-local IPAM is written to a CNI config directory of
-# the test's own, next to a plugin directory holding the build's plugin as
-# "pmdswitch" and the stock host-local and loopback plugins.  Two busybox
-# containers, started detached from a root filesystem the test builds
-# (busybox plus iperf3 and its libraries), must each get a host-local
-# address from the range, appear as ports in "list-ports br0", ping each
-# other and the host, and carry an iperf3 TCP stream from one to the
-# other.  Once they are stopped and removed, their ports, host-side veths,
-# host-local leases and CNI cache entries must be gone.
+# plugin (utilities/pmdswitch-cni).  pmdswitchd runs with bridge br0, to
+# which add-port gives an internal port "spod-gw" that the host addresses
+# 10.79.60.1/24.  A podman network "psnet" of type "pmdswitch" with
+# host-local IPAM is written to a CNI config directory of the test's own,
+# beside a plugin directory holding the build's plugin as "pmdswitch" and
+# the stock host-local and loopback plugins.  Two busybox containers,
+# started detached from a root filesystem the test builds (busybox, and
+# iperf3 with its libraries), must each get an address from host-local's
+# range and show as a port in "list-ports br0"; they must ping each other,
+# the host and be pinged by it, and carry an iperf3 TCP stream from one to
+# the other.  Once they are stopped and removed, their ports, host-side
+# veths, host-local leases, network namespaces and CNI cache entries must
+# be gone, and the internal port's interface once the daemon stops.
 #
 # Podman runs with a containers.conf, storage.conf, storage root and run
 # root of the test's own (CONTAINERS_CONF, CONTAINERS_STORAGE_CONF,
@@ -164,19 +165,15 @@ if ! ps_appctl list-commands | grep -qw add-port; then
     ps_skip "the daemon has no add-port command, which the CNI plugin needs"
 fi
 
-GW=
-N_GW=0
-ps_record_link spod-gw
-if out=$(ps_appctl add-port br0 spod-gw type=internal 2>&1); then
-    GW=spod-gw
-    N_GW=1
-    ip link set dev "$GW" up
-    ip addr add "$HOST_ADDR/24" dev "$GW"
-    ps_info "ok: internal port $GW, host address $HOST_ADDR"
-else
-    ps_info "NOTE: no internal port ($(head -n 1 <<<"$out")):" \
-        "skipping the container-to-host checks"
-fi
+# The host's side of the bridge: an internal port, whose interface the
+# daemon makes in its own namespace.
+GW=spod-gw
+ps_record_link "$GW"
+ps_appctl add-port br0 "$GW" type=internal
+ip link show dev "$GW" >/dev/null 2>&1 || ps_fail "the daemon made no $GW"
+ip link set dev "$GW" up
+ip addr add "$HOST_ADDR/24" dev "$GW"
+ps_info "ok: internal port $GW, host address $HOST_ADDR"
 
 install -m 0755 "$PLUGIN" "$D/plugins/pmdswitch"
 ln -s "$CNI_DIR/host-local" "$D/plugins/host-local"
@@ -252,7 +249,7 @@ for c in spod-c1 spod-c2; do
     grep -qx -- "${VETH[$c]}" <<<"$ports" ||
         ps_fail "list-ports br0 does not show ${VETH[$c]} of $c: $ports"
 done
-ps_assert_eq "ports on br0" $((2 + N_GW)) \
+ps_assert_eq "ports on br0" 3 \
     "$(ps_appctl -f json list-ports br0 | jq '.ports | length')"
 ps_info "ok: list-ports br0 shows ${VETH[spod-c1]} and ${VETH[spod-c2]}"
 
@@ -274,13 +271,11 @@ spod_ping()
 
 spod_ping spod-c1 5 "$A2"
 spod_ping spod-c2 5 "$A1"
-if [[ -n "$GW" ]]; then
-    spod_ping spod-c1 3 "$HOST_ADDR"
-    spod_ping spod-c2 3 "$HOST_ADDR"
-    out=$(ping -n -q -c 3 -i 0.1 -w 10 -I "$GW" "$A1" 2>&1) ||
-        { printf '%s\n' "$out" >&2; ps_fail "ping $A1 from the host failed"; }
-    ps_info "ok: ping $A1 from the host: $(grep -o '[0-9]* received' <<<"$out")"
-fi
+spod_ping spod-c1 3 "$HOST_ADDR"
+spod_ping spod-c2 3 "$HOST_ADDR"
+out=$(ping -n -q -c 3 -i 0.1 -w 10 -I "$GW" "$A2" 2>&1) ||
+    { printf '%s\n' "$out" >&2; ps_fail "ping $A2 from the host failed"; }
+ps_info "ok: ping $A2 from the host: $(grep -o '[0-9]* received' <<<"$out")"
 
 # iperf3 TCP from spod-c1 to a one-shot server in spod-c2.
 spod_podman exec -d spod-c2 iperf3 -s -1 -B "$A2" >/dev/null
@@ -322,5 +317,8 @@ ps_assert_eq "ports on br0 after podman rm" "$GW" "$(ps_appctl list-ports br0)"
 ps_info "ok: ports, veths, leases, namespaces and CNI cache entries are gone"
 
 ps_stop_daemon
+if ip link show dev "$GW" >/dev/null 2>&1; then
+    ps_fail "$GW is still there after the daemon stopped"
+fi
 ps_check_log
 ps_info "PASS"
