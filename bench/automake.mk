@@ -3,6 +3,6 @@
 noinst_PROGRAMS += bench/micro-caches bench/micro-pipeline
 bench_micro_caches_SOURCES = bench/micro-caches.c
 bench_micro_caches_LDADD = $(PMD_LIBS)
-bench_micro_pipeline_SOURCES = bench/micro-pipeline.c
+bench_micro_pipeline_SOURCES = bench/micro-pipeline.c tests/dp-test.h
 bench_micro_pipeline_LDADD = $(PMD_LIBS)
 dist_noinst_SCRIPTS += bench/micro-run.sh

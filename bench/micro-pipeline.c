@@ -46,6 +46,7 @@
 #include <string.h>
 #include <arpa/inet.h>
 #include "dp/dp.h"
+#include "../tests/dp-test.h"
 #include "packet/dp-batch.h"
 #include "packet/dp-packet.h"
 #include "classifier/dpcls.h"
@@ -896,7 +897,7 @@ static void
 bridge_setup_init(struct bridge_setup *s, size_t n_batches)
 {
     struct ofproto_rule *rules[ARRAY_SIZE(br_rules)];
-    struct dp *dp = xzalloc(sizeof *dp);
+    struct dp *dp = dp_test_create(BR_N_PORTS);
 
     if (n_batches / BR_N_PORTS * BATCH
         > BR_HOSTS_PER_PORT * (BR_N_HOSTS / BR_N_PORTS - 1)) {
@@ -904,16 +905,6 @@ bridge_setup_init(struct bridge_setup *s, size_t n_batches)
     }
     memset(s, 0, sizeof *s);
     s->dp = dp;
-    dp->name = xstrdup("br0");
-    dp->ofproto = ofproto_create("br0", 300);
-    for (int i = 0; i < BR_N_PORTS; i++) {
-        char name[16];
-
-        snprintf(name, sizeof name, "p%d", i);
-        if (ofproto_port_add(dp->ofproto, i, name, NULL)) {
-            ovs_fatal(0, "cannot add port %s", name);
-        }
-    }
     for (size_t i = 0; i < ARRAY_SIZE(br_rules); i++) {
         char *error = ofproto_rule_create(br_rules[i].priority, 0,
                                           br_rules[i].match,
@@ -924,7 +915,7 @@ bridge_setup_init(struct bridge_setup *s, size_t n_batches)
             ovs_fatal(0, "rule \"%s\": %s", br_rules[i].match, error);
         }
     }
-    ofproto_set_rules(dp->ofproto, rules, ARRAY_SIZE(rules));
+    ofproto_set_rules(dp->bridges[0], rules, ARRAY_SIZE(rules));
     dp->settings.emc_insert_inv_prob = 1;
     dp->settings.smc_enable = true;
     dp->settings.flow_idle_ms = 10000;
@@ -940,7 +931,7 @@ bridge_setup_init(struct bridge_setup *s, size_t n_batches)
         frame_put_mac(flow.dl_src.ea, h);
         memset(flow.dl_dst.ea, 0xff, sizeof flow.dl_dst.ea);
         flow.dl_type = htons(ETH_TYPE_ARP);
-        if (upcall_xlate(dp->ofproto, &flow, true, BR_NOW_MS, out)) {
+        if (upcall_xlate(dp->bridges[0], &flow, true, BR_NOW_MS, out)) {
             ovs_fatal(0, "learning host %"PRIu32" failed", h);
         }
         free(out);
@@ -962,15 +953,9 @@ bridge_setup_init(struct bridge_setup *s, size_t n_batches)
 static void
 bridge_setup_uninit(struct bridge_setup *s)
 {
-    pmd_destroy(s->pmd);
-    /* Flows deleted meanwhile are freed by RCU callbacks, which
-     * rcu_barrier() waits for only while this thread is offline. */
-    rcu_offline();
-    rcu_barrier();
-    rcu_online();
-    ofproto_destroy(s->dp->ofproto);
-    free(s->dp->name);
-    free(s->dp);
+    /* dp_test_destroy() also waits for the flows deleted meanwhile. */
+    dp_test_destroy(s->dp, s->pmd);
+    dp_test_destroy(s->dp, NULL);
     free(s->frames);
     free(s->packets);
 }
@@ -1098,7 +1083,7 @@ bench_upcall(void)
 
     /* The translation alone, on the same packets. */
     memset(&xaux, 0, sizeof xaux);
-    xaux.ofproto = s.dp->ofproto;
+    xaux.ofproto = s.dp->bridges[0];
     xaux.n_flows = s.n_batches * BATCH;
     xaux.flows = xmalloc(xaux.n_flows * sizeof *xaux.flows);
     xaux.out = xmalloc(sizeof *xaux.out);

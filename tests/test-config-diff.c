@@ -4,8 +4,9 @@
  *
  * Tests for lib/config-diff: a table of old and new configuration texts,
  * each parsed with config_parse_string(), with the ports, other_config keys
- * and rules the difference must name, the exact one-line summary, or the
- * exact error for a change that needs a restart.  Every port setting and
+ * bridges and rules the difference must name, and the exact one-line
+ * summary; bridges added, removed and renamed, and ports that move between
+ * bridges, among them.  Every port setting and
  * every rule field is changed on its own, next to edits that must not
  * count (ports or trunks reordered, a default written out or left out, a
  * CPU mask spelled differently, a rule moved to another line).
@@ -64,198 +65,200 @@ struct diff_case {
     const char *added;          /* Names of 'added_ports', in order. */
     size_t n_kept;
     const char *other;          /* Keys of 'other_changed', in order. */
-    bool rules_changed;
+    const char *rules;          /* Bridges of 'rules_changed', in order. */
     const char *format;         /* config_diff_format(). */
+    const char *bridges_removed; /* Names, in order; NULL for "". */
+    const char *bridges_added;
 };
 
 static const struct diff_case diff_cases[] = {
     /* Nothing or nothing that counts. */
-    { "identical", BASE, BASE, NULL, "", "", 5, "", false, "no changes" },
+    { "identical", BASE, BASE, NULL, "", "", 5, "", "", "no changes" },
     { "ports shuffled", BASE, CFG(PORTS_WITH(UP0, P3, P1, VM1, P2), RULES,
                                   OTHER),
-      NULL, "", "", 5, "", false, "no changes" },
+      NULL, "", "", 5, "", "", "no changes" },
     { "trunks reordered", BASE,
       CFG(PORTS_UP0("{'name': 'up0', 'type': 'bond', 'members': "
                     "['veth-d', 'veth-e'], 'trunks': [20, 10], 'options': "
                     "{'bond_mode': 'balance-tcp'}}"), RULES, OTHER),
-      NULL, "", "", 5, "", false, "no changes" },
+      NULL, "", "", 5, "", "", "no changes" },
     { "defaults written out", BASE,
       CFG(PORTS_WITH("{'name': 'p1', 'interface': 'veth-a', 'type': "
                      "'system', 'create': false, 'options': {'n_rxq': 1}}",
                      P2, VM1, P3, UP0), RULES, OTHER),
-      NULL, "", "", 5, "", false, "no changes" },
+      NULL, "", "", 5, "", "", "no changes" },
     { "interface left to default", CFG("{'name': 'eth1'}", "", ""),
       CFG("{'name': 'eth1', 'interface': 'eth1'}", "", ""),
-      NULL, "", "", 1, "", false, "no changes" },
+      NULL, "", "", 1, "", "", "no changes" },
     { "bond mode left to default",
       CFG("{'name': 'b0', 'type': 'bond', 'members': ['eth2']}", "", ""),
       CFG("{'name': 'b0', 'type': 'bond', 'members': ['eth2'], "
           "'options': {'bond_mode': 'active-backup'}}", "", ""),
-      NULL, "", "", 1, "", false, "no changes" },
+      NULL, "", "", 1, "", "", "no changes" },
     { "rules moved to other lines", BASE,
       CFG(PORTS, "\n\n  " RULE1 ",\n  " RULE2 "\n", OTHER),
-      NULL, "", "", 5, "", false, "no changes" },
+      NULL, "", "", 5, "", "", "no changes" },
     { "no bridges", CFG_BRIDGES("", ""), CFG_BRIDGES("", ""),
-      NULL, "", "", 0, "", false, "no changes" },
+      NULL, "", "", 0, "", "", "no changes" },
     { "second bridge identical",
       CFG_BRIDGES(BRIDGE("br0", P1, "") ", " BRIDGE("br1", P2 ", " P3,
                                                      RULE2), ""),
       CFG_BRIDGES(BRIDGE("br0", P4, "") ", " BRIDGE("br1", P3 ", " P2,
                                                      RULE2), ""),
-      NULL, "p1", "p4", 0, "", false, "ports added: p4; ports removed: p1" },
+      NULL, "p1", "p4", 2, "", "", "ports added: p4; ports removed: p1" },
 
     /* Ports added and removed. */
     { "port added", BASE, CFG(PORTS ", " P4, RULES, OTHER),
-      NULL, "", "p4", 5, "", false, "ports added: p4" },
+      NULL, "", "p4", 5, "", "", "ports added: p4" },
     { "ports added", BASE, CFG(P5 ", " PORTS ", " P4, RULES, OTHER),
-      NULL, "", "p5 p4", 5, "", false, "ports added: p5, p4" },
+      NULL, "", "p5 p4", 5, "", "", "ports added: p5, p4" },
     { "port removed", BASE, CFG(PORTS_WITH(P1, P2, VM1, UP0, P4), RULES,
                                 OTHER),
-      NULL, "p3", "p4", 4, "", false,
+      NULL, "p3", "p4", 4, "", "",
       "ports added: p4; ports removed: p3" },
     { "all ports removed", CFG(P1 ", " P2, "", ""), CFG("", "", ""),
-      NULL, "p1 p2", "", 0, "", false, "ports removed: p1, p2" },
+      NULL, "p1 p2", "", 0, "", "", "ports removed: p1, p2" },
     { "port renamed", BASE,
       CFG(PORTS_P1("{'name': 'p1b', 'interface': 'veth-a'}"), RULES,
           OTHER),
-      NULL, "p1", "p1b", 4, "", false,
+      NULL, "p1", "p1b", 4, "", "",
       "ports added: p1b; ports removed: p1" },
     { "interfaces swapped",
       CFG("{'name': 'a', 'interface': 'x'}, "
           "{'name': 'b', 'interface': 'y'}", "", ""),
       CFG("{'name': 'a', 'interface': 'y'}, "
           "{'name': 'b', 'interface': 'x'}", "", ""),
-      NULL, "a b", "a b", 0, "", false, "ports changed: a, b" },
+      NULL, "a b", "a b", 0, "", "", "ports changed: a, b" },
     { "changed ports reordered",
       CFG("{'name': 'a', 'interface': 'x'}, "
           "{'name': 'b', 'interface': 'y'}", "", ""),
       CFG("{'name': 'b', 'interface': 'x'}, "
           "{'name': 'a', 'interface': 'y'}", "", ""),
-      NULL, "a b", "b a", 0, "", false, "ports changed: b, a" },
+      NULL, "a b", "b a", 0, "", "", "ports changed: b, a" },
 
     /* Ports changed, one setting at a time. */
     { "interface changed", BASE,
       CFG(PORTS_P1("{'name': 'p1', 'interface': 'veth-z'}"), RULES, OTHER),
-      NULL, "p1", "p1", 4, "", false, "ports changed: p1" },
+      NULL, "p1", "p1", 4, "", "", "ports changed: p1" },
     { "type changed", BASE,
       CFG(PORTS_P1("{'name': 'p1', 'interface': 'veth-a', 'type': "
                    "'tap'}"), RULES, OTHER),
-      NULL, "p1", "p1", 4, "", false, "ports changed: p1" },
+      NULL, "p1", "p1", 4, "", "", "ports changed: p1" },
 #ifdef HAVE_AFXDP
     { "type changed to afxdp", BASE,
       CFG(PORTS_P1("{'name': 'p1', 'interface': 'veth-a', 'type': "
                    "'afxdp', 'options': {'xdp-mode': 'native'}}"), RULES,
           OTHER),
-      NULL, "p1", "p1", 4, "", false, "ports changed: p1" },
+      NULL, "p1", "p1", 4, "", "", "ports changed: p1" },
 #endif
     { "create changed", BASE,
       CFG(PORTS_VM1("{'name': 'vm1', 'interface': 'tap-vm1', 'type': "
                     "'tap'}"), RULES, OTHER),
-      NULL, "vm1", "vm1", 4, "", false, "ports changed: vm1" },
+      NULL, "vm1", "vm1", 4, "", "", "ports changed: vm1" },
     { "tag changed", BASE,
       CFG(PORTS_P3("{'name': 'p3', 'interface': 'veth-c', 'tag': 11}"),
           RULES, OTHER),
-      NULL, "p3", "p3", 4, "", false, "ports changed: p3" },
+      NULL, "p3", "p3", 4, "", "", "ports changed: p3" },
     { "tag added", BASE,
       CFG(PORTS_P1("{'name': 'p1', 'interface': 'veth-a', 'tag': 10}"),
           RULES, OTHER),
-      NULL, "p1", "p1", 4, "", false, "ports changed: p1" },
+      NULL, "p1", "p1", 4, "", "", "ports changed: p1" },
     { "tag to trunk", BASE,
       CFG(PORTS_P3("{'name': 'p3', 'interface': 'veth-c', 'trunks': "
                    "[10]}"), RULES, OTHER),
-      NULL, "p3", "p3", 4, "", false, "ports changed: p3" },
+      NULL, "p3", "p3", 4, "", "", "ports changed: p3" },
     { "trunk VLAN changed", BASE,
       CFG(PORTS_UP0("{'name': 'up0', 'type': 'bond', 'members': "
                     "['veth-d', 'veth-e'], 'trunks': [10, 21], 'options': "
                     "{'bond_mode': 'balance-tcp'}}"), RULES, OTHER),
-      NULL, "up0", "up0", 4, "", false, "ports changed: up0" },
+      NULL, "up0", "up0", 4, "", "", "ports changed: up0" },
     { "trunk VLAN added", BASE,
       CFG(PORTS_UP0("{'name': 'up0', 'type': 'bond', 'members': "
                     "['veth-d', 'veth-e'], 'trunks': [10, 20, 30], "
                     "'options': {'bond_mode': 'balance-tcp'}}"), RULES,
           OTHER),
-      NULL, "up0", "up0", 4, "", false, "ports changed: up0" },
+      NULL, "up0", "up0", 4, "", "", "ports changed: up0" },
     { "trunks to all VLANs", BASE,
       CFG(PORTS_UP0("{'name': 'up0', 'type': 'bond', 'members': "
                     "['veth-d', 'veth-e'], 'options': "
                     "{'bond_mode': 'balance-tcp'}}"), RULES, OTHER),
-      NULL, "up0", "up0", 4, "", false, "ports changed: up0" },
+      NULL, "up0", "up0", 4, "", "", "ports changed: up0" },
     { "member changed", BASE,
       CFG(PORTS_UP0("{'name': 'up0', 'type': 'bond', 'members': "
                     "['veth-d', 'veth-x'], 'trunks': [10, 20], 'options': "
                     "{'bond_mode': 'balance-tcp'}}"), RULES, OTHER),
-      NULL, "up0", "up0", 4, "", false, "ports changed: up0" },
+      NULL, "up0", "up0", 4, "", "", "ports changed: up0" },
     { "member added", BASE,
       CFG(PORTS_UP0("{'name': 'up0', 'type': 'bond', 'members': "
                     "['veth-d', 'veth-e', 'veth-x'], 'trunks': [10, 20], "
                     "'options': {'bond_mode': 'balance-tcp'}}"), RULES,
           OTHER),
-      NULL, "up0", "up0", 4, "", false, "ports changed: up0" },
+      NULL, "up0", "up0", 4, "", "", "ports changed: up0" },
     { "members reordered", BASE,
       CFG(PORTS_UP0("{'name': 'up0', 'type': 'bond', 'members': "
                     "['veth-e', 'veth-d'], 'trunks': [10, 20], 'options': "
                     "{'bond_mode': 'balance-tcp'}}"), RULES, OTHER),
-      NULL, "up0", "up0", 4, "", false, "ports changed: up0" },
+      NULL, "up0", "up0", 4, "", "", "ports changed: up0" },
     { "n_rxq changed", BASE,
       CFG(PORTS_P2("{'name': 'p2', 'interface': 'veth-b', 'options': "
                    "{'n_rxq': 3}}"), RULES, OTHER),
-      NULL, "p2", "p2", 4, "", false, "ports changed: p2" },
+      NULL, "p2", "p2", 4, "", "", "ports changed: p2" },
     { "n_rxq back to default", BASE,
       CFG(PORTS_P2("{'name': 'p2', 'interface': 'veth-b'}"), RULES, OTHER),
-      NULL, "p2", "p2", 4, "", false, "ports changed: p2" },
+      NULL, "p2", "p2", 4, "", "", "ports changed: p2" },
     { "bond_mode changed", BASE,
       CFG(PORTS_UP0("{'name': 'up0', 'type': 'bond', 'members': "
                     "['veth-d', 'veth-e'], 'trunks': [10, 20], 'options': "
                     "{'bond_mode': 'balance-slb'}}"), RULES, OTHER),
-      NULL, "up0", "up0", 4, "", false, "ports changed: up0" },
+      NULL, "up0", "up0", 4, "", "", "ports changed: up0" },
     { "bond_mode back to default", BASE,
       CFG(PORTS_UP0("{'name': 'up0', 'type': 'bond', 'members': "
                     "['veth-d', 'veth-e'], 'trunks': [10, 20]}"), RULES,
           OTHER),
-      NULL, "up0", "up0", 4, "", false, "ports changed: up0" },
+      NULL, "up0", "up0", 4, "", "", "ports changed: up0" },
     { "bond to system port", BASE,
       CFG(PORTS_UP0("{'name': 'up0', 'interface': 'veth-d', 'trunks': "
                     "[10, 20]}"), RULES, OTHER),
-      NULL, "up0", "up0", 4, "", false, "ports changed: up0" },
+      NULL, "up0", "up0", 4, "", "", "ports changed: up0" },
 
     /* other_config. */
     { "other_config values changed", BASE,
       CFG(PORTS, RULES, OTHER ", 'smc-enable': false"),
-      NULL, "", "", 5, "smc-enable", false,
+      NULL, "", "", 5, "smc-enable", "",
       "other_config changed: smc-enable" },
     { "other_config two values changed", BASE,
       CFG(PORTS, RULES, "'smc-enable': false, 'mac-aging-time': 300, "
           "'pmd-cpu-mask': '0x2', 'emc-insert-inv-prob': 60"),
-      NULL, "", "", 5, "emc-insert-inv-prob smc-enable", false,
+      NULL, "", "", 5, "emc-insert-inv-prob smc-enable", "",
       "other_config changed: emc-insert-inv-prob, smc-enable" },
     { "key removed, equal to default", BASE,
       CFG(PORTS, RULES, "'pmd-cpu-mask': '0x2', 'emc-insert-inv-prob': 50"),
-      NULL, "", "", 5, "", false, "no changes" },
+      NULL, "", "", 5, "", "", "no changes" },
     { "key added, equal to default", BASE,
       CFG(PORTS, RULES, OTHER ", 'smc-enable': true, 'tx-flush-interval': 0"),
-      NULL, "", "", 5, "", false, "no changes" },
+      NULL, "", "", 5, "", "", "no changes" },
     { "key removed, not default", BASE,
       CFG(PORTS, RULES, "'pmd-cpu-mask': '0x2', 'mac-aging-time': 300"),
-      NULL, "", "", 5, "emc-insert-inv-prob", false,
+      NULL, "", "", 5, "emc-insert-inv-prob", "",
       "other_config changed: emc-insert-inv-prob" },
     { "key added, not default", CFG(PORTS, RULES, ""),
       CFG(PORTS, RULES, "'flow-idle-timeout': 500"),
-      NULL, "", "", 5, "flow-idle-timeout", false,
+      NULL, "", "", 5, "flow-idle-timeout", "",
       "other_config changed: flow-idle-timeout" },
     { "cpu mask with leading zero", BASE,
       CFG(PORTS, RULES, "'pmd-cpu-mask': '0x02', 'emc-insert-inv-prob': 50"),
-      NULL, "", "", 5, "", false, "no changes" },
+      NULL, "", "", 5, "", "", "no changes" },
     { "cpu mask without 0x, upper case",
       CFG(PORTS, RULES, "'pmd-cpu-mask': '0xa'"),
       CFG(PORTS, RULES, "'pmd-cpu-mask': '00A'"),
-      NULL, "", "", 5, "", false, "no changes" },
+      NULL, "", "", 5, "", "", "no changes" },
     { "cpu mask changed", BASE,
       CFG(PORTS, RULES, "'pmd-cpu-mask': '0x6', 'emc-insert-inv-prob': 50"),
-      NULL, "", "", 5, "pmd-cpu-mask", false,
+      NULL, "", "", 5, "pmd-cpu-mask", "",
       "other_config changed: pmd-cpu-mask" },
     { "cpu mask removed", BASE,
       CFG(PORTS, RULES, "'emc-insert-inv-prob': 50"),
-      NULL, "", "", 5, "pmd-cpu-mask", false,
+      NULL, "", "", 5, "pmd-cpu-mask", "",
       "other_config changed: pmd-cpu-mask" },
     { "every key changed", CFG_BRIDGES("", ""),
       CFG_BRIDGES("", "'pmd-cpu-mask': '1', 'use-tpacket-v3': false, "
@@ -268,7 +271,7 @@ static const struct diff_case diff_cases[] = {
       "pmd-cpu-mask use-tpacket-v3 emc-insert-inv-prob smc-enable "
       "userspace-tso-enable pmd-sleep-max tx-flush-interval pmd-rxq-assign "
       "bond-rebalance-interval mac-aging-time flow-idle-timeout flow-limit",
-      false,
+      "",
       "other_config changed: pmd-cpu-mask, use-tpacket-v3, "
       "emc-insert-inv-prob, smc-enable, userspace-tso-enable, "
       "pmd-sleep-max, tx-flush-interval, pmd-rxq-assign, "
@@ -277,39 +280,39 @@ static const struct diff_case diff_cases[] = {
 
     /* Rules. */
     { "rule added", BASE, CFG(PORTS, RULES ", " RULE2, OTHER),
-      NULL, "", "", 5, "", true, "rules changed" },
+      NULL, "", "", 5, "", "br0", "rules changed: br0" },
     { "rules removed", BASE, CFG(PORTS, "", OTHER),
-      NULL, "", "", 5, "", true, "rules changed" },
+      NULL, "", "", 5, "", "br0", "rules changed: br0" },
     { "rules reordered", BASE, CFG(PORTS, RULE2 ", " RULE1, OTHER),
-      NULL, "", "", 5, "", true, "rules changed" },
+      NULL, "", "", 5, "", "br0", "rules changed: br0" },
     { "rule priority changed", BASE,
       CFG(PORTS, "{'priority': 101, 'match': 'in_port=p1', 'actions': "
           "'output:p2', 'cookie': 5}, " RULE2, OTHER),
-      NULL, "", "", 5, "", true, "rules changed" },
+      NULL, "", "", 5, "", "br0", "rules changed: br0" },
     { "rule priority written out", BASE,
       CFG(PORTS, RULE1 ", {'priority': 32768, 'match': 'in_port=p2', "
           "'actions': 'normal'}", OTHER),
-      NULL, "", "", 5, "", false, "no changes" },
+      NULL, "", "", 5, "", "", "no changes" },
     { "rule match changed", BASE,
       CFG(PORTS, "{'priority': 100, 'match': 'in_port=p3', 'actions': "
           "'output:p2', 'cookie': 5}, " RULE2, OTHER),
-      NULL, "", "", 5, "", true, "rules changed" },
+      NULL, "", "", 5, "", "br0", "rules changed: br0" },
     { "rule match removed", BASE,
       CFG(PORTS, "{'priority': 100, 'actions': 'output:p2', 'cookie': 5}, "
           RULE2, OTHER),
-      NULL, "", "", 5, "", true, "rules changed" },
+      NULL, "", "", 5, "", "br0", "rules changed: br0" },
     { "rule actions changed", BASE,
       CFG(PORTS, "{'priority': 100, 'match': 'in_port=p1', 'actions': "
           "'output:p3', 'cookie': 5}, " RULE2, OTHER),
-      NULL, "", "", 5, "", true, "rules changed" },
+      NULL, "", "", 5, "", "br0", "rules changed: br0" },
     { "rule cookie changed", BASE,
       CFG(PORTS, "{'priority': 100, 'match': 'in_port=p1', 'actions': "
           "'output:p2', 'cookie': 6}, " RULE2, OTHER),
-      NULL, "", "", 5, "", true, "rules changed" },
+      NULL, "", "", 5, "", "br0", "rules changed: br0" },
     { "rule cookie in hex", BASE,
       CFG(PORTS, "{'priority': 100, 'match': 'in_port=p1', 'actions': "
           "'output:p2', 'cookie': '0x5'}, " RULE2, OTHER),
-      NULL, "", "", 5, "", false, "no changes" },
+      NULL, "", "", 5, "", "", "no changes" },
 
     /* Everything at once, in the order of the summary. */
     { "all kinds", BASE,
@@ -317,41 +320,49 @@ static const struct diff_case diff_cases[] = {
                      "{'name': 'p2', 'interface': 'veth-b'}") ", " P4,
           RULE1, "'pmd-cpu-mask': '0x2', 'emc-insert-inv-prob': 60, "
           "'smc-enable': false"),
-      NULL, "p1 p2", "p5 p2 p4", 3, "emc-insert-inv-prob smc-enable", true,
+      NULL, "p1 p2", "p5 p2 p4", 3, "emc-insert-inv-prob smc-enable", "br0",
       "ports added: p5, p4; ports removed: p1; ports changed: p2; "
       "other_config changed: emc-insert-inv-prob, smc-enable; "
-      "rules changed" },
+      "rules changed: br0" },
 
-    /* Needs a restart. */
-    { "bridge renamed", BASE,
-      CFG_BRIDGES(BRIDGE("br1", PORTS ", " P4, RULE2), ""),
-      "renaming bridge br0 to br1 needs a restart: a running bridge keeps "
-      "its name", "", "", 0, "", false, "no changes" },
-    { "bridge added", BASE,
-      CFG_BRIDGES(BRIDGE("br0", PORTS, RULES) ", " BRIDGE("br1", P4, ""),
-                  OTHER),
-      "changing the number of bridges from 1 to 2 needs a restart: "
-      "bridges are created only at start-up", "", "", 0, "", false,
-      "no changes" },
-    { "bridge removed", BASE, CFG_BRIDGES("", "'smc-enable': false"),
-      "changing the number of bridges from 1 to 0 needs a restart: "
-      "bridges are created only at start-up", "", "", 0, "", false,
-      "no changes" },
-    { "second bridge renamed",
+    /* Bridges. */
+    { "bridge added",
+      CFG_BRIDGES(BRIDGE("br0", P1, ""), ""),
+      CFG_BRIDGES(BRIDGE("br0", P1, "") ", " BRIDGE("br1", P2, ""), ""),
+      NULL, "", "p2", 1, "", "", "bridges added: br1; ports added: p2",
+      "", "br1" },
+    { "bridge removed",
+      CFG_BRIDGES(BRIDGE("br0", P1, "") ", " BRIDGE("br1", P2, ""), ""),
+      CFG_BRIDGES(BRIDGE("br0", P1, ""), ""),
+      NULL, "p2", "", 1, "", "", "bridges removed: br1; ports removed: p2",
+      "br1", "" },
+    { "every bridge removed", BASE, CFG_BRIDGES("", "'smc-enable': false"),
+      NULL, "p1 p2 vm1 p3 up0", "", 0,
+      "pmd-cpu-mask emc-insert-inv-prob smc-enable", "",
+      "bridges removed: br0; ports removed: p1, p2, vm1, p3, up0; "
+      "other_config changed: pmd-cpu-mask, emc-insert-inv-prob, "
+      "smc-enable", "br0", "" },
+    { "bridge renamed",
       CFG_BRIDGES(BRIDGE("br0", P1, "") ", " BRIDGE("br1", P2, ""), ""),
       CFG_BRIDGES(BRIDGE("br0", P1, "") ", " BRIDGE("br2", P2, ""), ""),
-      "renaming bridge br1 to br2 needs a restart: a running bridge keeps "
-      "its name", "", "", 0, "", false, "no changes" },
+      NULL, "p2", "p2", 1, "", "",
+      "bridges added: br2; bridges removed: br1; ports changed: p2",
+      "br1", "br2" },
+    { "port moves to another bridge",
+      CFG_BRIDGES(BRIDGE("br0", P1 ", " P2, "") ", " BRIDGE("br1", P3, ""),
+                  ""),
+      CFG_BRIDGES(BRIDGE("br0", P1, "") ", " BRIDGE("br1", P3 ", " P2, ""),
+                  ""),
+      NULL, "p2", "p2", 2, "", "", "ports changed: p2", "", "" },
     { "second bridge port changed",
       CFG_BRIDGES(BRIDGE("br0", P1, "") ", " BRIDGE("br1", P2, ""), ""),
       CFG_BRIDGES(BRIDGE("br0", P4, "") ", " BRIDGE("br1", P3, ""), ""),
-      "changing bridge br1 needs a restart: only the first bridge, br0, is "
-      "reconfigured at run time", "", "", 0, "", false, "no changes" },
+      NULL, "p1 p2", "p4 p3", 0, "", "",
+      "ports added: p4, p3; ports removed: p1, p2", "", "" },
     { "second bridge rule changed",
       CFG_BRIDGES(BRIDGE("br0", P1, "") ", " BRIDGE("br1", P2, ""), ""),
       CFG_BRIDGES(BRIDGE("br0", P1, "") ", " BRIDGE("br1", P2, RULE2), ""),
-      "changing bridge br1 needs a restart: only the first bridge, br0, is "
-      "reconfigured at run time", "", "", 0, "", false, "no changes" },
+      NULL, "", "", 2, "", "br1", "rules changed: br1", "", "" },
 };
 
 /* Parses 'text', with ' standing for ", into a new config to destroy. */
@@ -375,28 +386,71 @@ parse_config(const char *text)
     return config;
 }
 
-/* Returns the names of the ports of 'br' at the 'n' indexes in 'idx',
- * separated by spaces, for the caller to free.  Checks that the indexes
- * ascend and are in range. */
+/* Returns the names of the 'n' ports in 'idx' of 'cfg', separated by
+ * spaces, for the caller to free.  Checks that they ascend and are in
+ * range. */
 static char *
-port_names(const struct config_bridge *br, const size_t *idx, size_t n)
+port_names(const struct pmd_config *cfg, const struct config_diff_port *idx,
+           size_t n)
+{
+    char *names = xstrdup("");
+
+    for (size_t i = 0; i < n; i++) {
+        const struct config_diff_port *p = &idx[i];
+        char *s;
+
+        CHECK(i == 0 || idx[i - 1].bridge < p->bridge
+              || (idx[i - 1].bridge == p->bridge
+                  && idx[i - 1].port < p->port),
+              "port %zu (%zu/%zu) does not ascend", i, p->bridge, p->port);
+        if (p->bridge >= cfg->n_bridges
+            || p->port >= cfg->bridges[p->bridge].n_ports) {
+            CHECK(false, "port %zu (%zu/%zu) out of range", i, p->bridge,
+                  p->port);
+            continue;
+        }
+        s = xasprintf("%s%s%s", names, i ? " " : "",
+                      cfg->bridges[p->bridge].ports[p->port].name);
+        free(names);
+        names = s;
+    }
+    return names;
+}
+
+/* Returns the names of the 'n' bridges of 'cfg' at the indexes in 'idx',
+ * separated by spaces, for the caller to free. */
+static char *
+bridge_names(const struct pmd_config *cfg, const size_t *idx, size_t n)
 {
     char *names = xstrdup("");
 
     for (size_t i = 0; i < n; i++) {
         char *s;
 
-        CHECK(i == 0 || idx[i - 1] < idx[i], "index %zu (%zu) does not "
-              "ascend", i, idx[i]);
-        if (!br || idx[i] >= br->n_ports) {
-            CHECK(false, "index %zu (%zu) out of range", i, idx[i]);
+        CHECK(i == 0 || idx[i - 1] < idx[i], "bridge index %zu does not "
+              "ascend", i);
+        if (idx[i] >= cfg->n_bridges) {
+            CHECK(false, "bridge index %zu out of range", idx[i]);
             continue;
         }
-        s = xasprintf("%s%s%s", names, i ? " " : "", br->ports[idx[i]].name);
+        s = xasprintf("%s%s%s", names, i ? " " : "",
+                      cfg->bridges[idx[i]].name);
         free(names);
         names = s;
     }
     return names;
+}
+
+/* The total number of ports of 'cfg'. */
+static size_t
+count_ports(const struct pmd_config *cfg)
+{
+    size_t n = 0;
+
+    for (size_t b = 0; b < cfg->n_bridges; b++) {
+        n += cfg->bridges[b].n_ports;
+    }
+    return n;
 }
 
 /* Returns the names of the keys of 'diff->other_changed' separated by
@@ -433,7 +487,6 @@ run_diff_case(const struct diff_case *c)
 {
     struct pmd_config *old = parse_config(c->old);
     struct pmd_config *new = parse_config(c->new);
-    const struct config_bridge *old_br, *new_br;
     bool expect_empty;
     struct config_diff diff;
     size_t n_other;
@@ -445,8 +498,6 @@ run_diff_case(const struct diff_case *c)
         config_destroy(new);
         return;
     }
-    old_br = old->n_bridges ? &old->bridges[0] : NULL;
-    new_br = new->n_bridges ? &new->bridges[0] : NULL;
 
     /* Garbage in 'diff' beforehand must not matter. */
     memset(&diff, 0xa5, sizeof diff);
@@ -457,18 +508,23 @@ run_diff_case(const struct diff_case *c)
     }
     free(error);
 
-    s = port_names(old_br, diff.removed_ports, diff.n_removed_ports);
+    s = port_names(old, diff.removed_ports, diff.n_removed_ports);
     CHECK_STR(s, c->removed);
     free(s);
-    s = port_names(new_br, diff.added_ports, diff.n_added_ports);
+    s = port_names(new, diff.added_ports, diff.n_added_ports);
     CHECK_STR(s, c->added);
+    free(s);
+    s = bridge_names(old, diff.removed_bridges, diff.n_removed_bridges);
+    CHECK_STR(s, c->bridges_removed ? c->bridges_removed : "");
+    free(s);
+    s = bridge_names(new, diff.added_bridges, diff.n_added_bridges);
+    CHECK_STR(s, c->bridges_added ? c->bridges_added : "");
     free(s);
     CHECK_INT(diff.n_kept_ports, c->n_kept);
     if (!c->error) {
         CHECK_INT(diff.n_kept_ports + diff.n_removed_ports,
-                  old_br ? old_br->n_ports : 0);
-        CHECK_INT(diff.n_kept_ports + diff.n_added_ports,
-                  new_br ? new_br->n_ports : 0);
+                  count_ports(old));
+        CHECK_INT(diff.n_kept_ports + diff.n_added_ports, count_ports(new));
     }
     CHECK(!diff.n_removed_ports == !diff.removed_ports,
           "removed_ports is %p with %zu entries",
@@ -481,10 +537,12 @@ run_diff_case(const struct diff_case *c)
     CHECK_STR(s, c->other);
     CHECK_INT(diff.n_other_changed, n_other);
     free(s);
-    CHECK_INT(diff.rules_changed, c->rules_changed);
+    s = bridge_names(new, diff.rules_changed, diff.n_rules_changed);
+    CHECK_STR(s, c->rules);
+    free(s);
 
     expect_empty = (!c->removed[0] && !c->added[0] && !c->other[0]
-                    && !c->rules_changed);
+                    && !c->rules[0]);
     CHECK_INT(config_diff_is_empty(&diff), expect_empty);
 
     s = config_diff_format(&diff, old, new);
@@ -532,7 +590,12 @@ test_swapped(void)
             CHECK_INT(back.n_kept_ports, fwd.n_kept_ports);
             CHECK(!memcmp(back.other_changed, fwd.other_changed,
                           sizeof fwd.other_changed), "other_changed");
-            CHECK_INT(back.rules_changed, fwd.rules_changed);
+            if (!fwd.n_added_bridges && !fwd.n_removed_bridges) {
+                /* An added bridge's rules count, a removed one's not. */
+                CHECK_INT(back.n_rules_changed, fwd.n_rules_changed);
+            }
+            CHECK_INT(back.n_removed_bridges, fwd.n_added_bridges);
+            CHECK_INT(back.n_added_bridges, fwd.n_removed_bridges);
             free(e1);
             free(e2);
             config_diff_uninit(&fwd);
@@ -563,6 +626,7 @@ static void
 test_is_empty(void)
 {
     struct config_diff diff;
+    struct config_diff_port port = { 0, 0 };
     size_t idx = 0;
 
     memset(&diff, 0, sizeof diff);
@@ -570,14 +634,24 @@ test_is_empty(void)
     CHECK(config_diff_is_empty(&diff), "kept ports only");
 
     memset(&diff, 0, sizeof diff);
-    diff.removed_ports = &idx;
+    diff.removed_ports = &port;
     diff.n_removed_ports = 1;
     CHECK(!config_diff_is_empty(&diff), "removed port");
 
     memset(&diff, 0, sizeof diff);
-    diff.added_ports = &idx;
+    diff.added_ports = &port;
     diff.n_added_ports = 1;
     CHECK(!config_diff_is_empty(&diff), "added port");
+
+    memset(&diff, 0, sizeof diff);
+    diff.removed_bridges = &idx;
+    diff.n_removed_bridges = 1;
+    CHECK(!config_diff_is_empty(&diff), "removed bridge");
+
+    memset(&diff, 0, sizeof diff);
+    diff.added_bridges = &idx;
+    diff.n_added_bridges = 1;
+    CHECK(!config_diff_is_empty(&diff), "added bridge");
 
     memset(&diff, 0, sizeof diff);
     diff.other_changed[CONFIG_OTHER_SMC_ENABLE] = true;
@@ -585,7 +659,8 @@ test_is_empty(void)
     CHECK(!config_diff_is_empty(&diff), "other_config");
 
     memset(&diff, 0, sizeof diff);
-    diff.rules_changed = true;
+    diff.rules_changed = &idx;
+    diff.n_rules_changed = 1;
     CHECK(!config_diff_is_empty(&diff), "rules");
 }
 

@@ -361,7 +361,8 @@ static const struct error_case error_cases[] = {
       "config.json:1:65: \"create\" must be true or false, got \"yes\"" },
     { "bad port type", PORT1 "{\"name\": \"p1\", \"type\": \"veth\"}" END1,
       "config.json:1:63: \"type\" must be one of \"system\", \"tap\", "
-      "\"bond\", \"afxdp\", \"dummy\", got \"veth\"" },
+      "\"bond\", \"afxdp\", \"dummy\", \"patch\", \"internal\", got "
+      "\"veth\"" },
     { "create on a dummy port", PORT1 "{\"name\": \"p1\", \"type\": "
       "\"dummy\", \"create\": true}" END1,
       "config.json:1:72: \"create\": true is not allowed on ports of type "
@@ -550,15 +551,58 @@ static const struct error_case error_cases[] = {
     { "peer without create", PORT1 "{\"name\": \"p1\", \"options\": "
       "{\"peer\": \"p1-ns\"}}" END1,
       "config.json:1:67: \"peer\" is only allowed on ports of type "
-      "\"system\" with \"create\": true" },
+      "\"patch\", and of type \"system\" with \"create\": true" },
     { "peer on a tap", PORT1 "{\"name\": \"t1\", \"type\": \"tap\", "
       "\"create\": true, \"options\": {\"peer\": \"x\"}}" END1,
       "config.json:1:98: \"peer\" is only allowed on ports of type "
-      "\"system\" with \"create\": true" },
+      "\"patch\", and of type \"system\" with \"create\": true" },
+    { "patch without peer", PORT1 "{\"name\": \"x0\", \"type\": "
+      "\"patch\"}" END1,
+      "config.json:1:40: port \"x0\" is missing \"peer\" in "
+      "\"options\" (ports of type \"patch\" need it: the patch port on "
+      "the other bridge)" },
+    { "patch with an interface", PORT1 "{\"name\": \"x0\", \"type\": "
+      "\"patch\", \"interface\": \"eth0\", \"options\": {\"peer\": "
+      "\"x1\"}}" END1,
+      "config.json:1:72: \"interface\" is not allowed on ports "
+      "of type \"patch\"; a patch port has no kernel interface" },
+    { "patch with create", PORT1 "{\"name\": \"x0\", \"type\": "
+      "\"patch\", \"create\": true, \"options\": {\"peer\": \"x1\"}}"
+      END1,
+      "config.json:1:72: \"create\": true is not allowed on "
+      "ports of type \"patch\"; a patch port has no kernel interface" },
+    { "patch peer missing", PORT1 "{\"name\": \"x0\", \"type\": "
+      "\"patch\", \"options\": {\"peer\": \"x1\"}}" END1,
+      "config.json:1:40: patch port x0: its peer x1 does not "
+      "exist" },
+    { "patch peer not a patch", "{\"bridges\": [{\"name\": \"br0\", "
+      "\"ports\": [{\"name\": \"x0\", \"type\": \"patch\", "
+      "\"options\": {\"peer\": \"x1\"}}]}, {\"name\": \"br1\", "
+      "\"ports\": [{\"name\": \"x1\", \"type\": \"dummy\"}]}]}", 
+      "config.json:1:40: patch port x0: its peer x1 is a port "
+      "of type \"dummy\", not \"patch\"" },
+    { "patch peers not mirrored", "{\"bridges\": [{\"name\": \"br0\", "
+      "\"ports\": [{\"name\": \"x0\", \"type\": \"patch\", "
+      "\"options\": {\"peer\": \"x1\"}}, {\"name\": \"x2\", "
+      "\"type\": \"dummy\"}]}, {\"name\": \"br1\", \"ports\": "
+      "[{\"name\": \"x1\", \"type\": \"patch\", \"options\": "
+      "{\"peer\": \"x2\"}}]}]}", 
+      "config.json:1:40: patch port x0: its peer x1 names x2 "
+      "as its own peer, not x0" },
+    { "patch on one bridge", PORT1 "{\"name\": \"x0\", \"type\": "
+      "\"patch\", \"options\": {\"peer\": \"x1\"}}, {\"name\": "
+      "\"x1\", \"type\": \"patch\", \"options\": {\"peer\": "
+      "\"x0\"}}" END1,
+      "config.json:1:40: patch port x0: its peer x1 is on the "
+      "same bridge br0; a patch joins two bridges" },
+    { "internal with create", PORT1 "{\"name\": \"gw\", \"type\": "
+      "\"internal\", \"create\": true}" END1,
+      "config.json:1:75: \"create\" is not allowed on ports of "
+      "type \"internal\"; pmdswitchd always creates their interface" },
     { "peer not an interface name", PORT1 "{\"name\": \"p1\", \"create\": "
       "true, \"options\": {\"peer\": \"a/b\"}}" END1,
-      "config.json:1:91: \"peer\" must be an interface name of 1 to 15 "
-      "characters without '/', ':' or blanks, got \"a/b\"" },
+      "config.json:1:91: \"peer\" must be a name of 1 to 63 letters, "
+      "digits, '-', '_' or '.', got \"a/b\"" },
     { "default peer name too long", PORT1 "{\"name\": \"p1\", \"interface\": "
       "\"abcdefghijklm\", \"create\": true}" END1,
       "config.json:1:85: the default veth peer name \"abcdefghijklm-peer\" "

@@ -773,17 +773,13 @@ test_vlan(void)
 static struct dp *
 make_dp(void)
 {
-    struct dp *dp = xzalloc(sizeof *dp);
-
-    dp->name = xstrdup("br0");
-    return dp;
+    return xzalloc(sizeof(struct dp));
 }
 
 static void
 destroy_all(struct dp *dp, struct pmd *pmd)
 {
     pmd_destroy(pmd);
-    free(dp->name);
     free(dp);
 }
 

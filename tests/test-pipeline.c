@@ -19,6 +19,7 @@
 
 #include "ofproto/bond.h"
 #include "check.h"
+#include "dp-test.h"
 #include "dp/dp.h"
 #include "classifier/dpcls.h"
 #include "classifier/dp-flow.h"
@@ -71,35 +72,13 @@ make_udp(struct test_frame *f, struct eth_addr src, struct eth_addr dst,
 static struct dp *
 make_dp(void)
 {
-    struct dp *dp = xzalloc(sizeof *dp);
-
-    dp->name = xstrdup("br0");
-    dp->ofproto = ofproto_create("br0", 300);
-    for (int i = 0; i < N_PORTS; i++) {
-        char name[16];
-
-        snprintf(name, sizeof name, "p%d", i);
-        ofproto_port_add(dp->ofproto, i, name, NULL);
-    }
-    dp->settings.emc_insert_inv_prob = 1;
-    dp->settings.smc_enable = true;
-    dp->settings.flow_idle_ms = 10000;
-    dp->settings.flow_limit = 200000;
-    return dp;
+    return dp_test_create(N_PORTS);
 }
 
-/* Frees 'pmd' and 'dp', and the flows deleted meanwhile: rcu_barrier()
- * waits for them only while this thread is offline. */
 static void
 destroy_all(struct dp *dp, struct pmd *pmd)
 {
-    pmd_destroy(pmd);
-    rcu_offline();
-    rcu_barrier();
-    rcu_online();
-    ofproto_destroy(dp->ofproto);
-    free(dp->name);
-    free(dp);
+    dp_test_destroy(dp, pmd);
 }
 
 /* Runs one packet through 'pmd' and returns the bitmap of ports it was
@@ -319,7 +298,7 @@ test_mac_move(void)
     uint32_t out;
 
     pmd->now_ms = 1000;
-    pmd->ofproto_gen = ofproto_generation(dp->ofproto);
+    dp_test_pmd_sync(pmd);
     run_one(pmd, make_udp(&f, mac_b, mac_bcast, 1, 1));  /* learn B on 1 */
     pmd_housekeeping(pmd);
     out = run_one(pmd, make_udp(&f, mac_a, mac_b, 1, 0));
@@ -349,7 +328,7 @@ test_idle_expiry(void)
     dp->settings.flow_limit = 200000;
     pmd->now_ms = 1000;
     pmd->next_sweep_ms = 2000;
-    pmd->ofproto_gen = ofproto_generation(dp->ofproto);
+    dp_test_pmd_sync(pmd);
     run_one(pmd, make_udp(&f, mac_a, mac_bcast, 1, 0));
     pmd_housekeeping(pmd);
     CHECK(pmd->flows.n_flows == 1, "flow missing");
@@ -378,11 +357,11 @@ test_relearn_after_flush(void)
 {
     struct dp *dp = make_dp();
     struct pmd *pmd = pmd_create(dp, 0);
-    struct mac_learning *ml = ofproto_mac_learning(dp->ofproto);
+    struct mac_learning *ml = ofproto_mac_learning(dp->bridges[0]);
     struct test_frame f;
 
     pmd->now_ms = 1000;
-    pmd->ofproto_gen = ofproto_generation(dp->ofproto);
+    dp_test_pmd_sync(pmd);
     run_one(pmd, make_udp(&f, mac_b, mac_bcast, 1, 1));
     pmd_housekeeping(pmd);
     CHECK_INT(mac_learning_lookup(ml, mac_b, 0, pmd->now_ms), 1);
@@ -476,47 +455,33 @@ static struct dp *
 make_bond_dp(enum bond_mode mode)
 {
     static const char *const names[BP_N] = { "a", "b", "up0", "m1", "m2" };
-    struct dp *dp = xzalloc(sizeof *dp);
+    struct dp *dp = dp_test_create(0);
+    struct ofproto *br0 = dp->bridges[0];
     struct bond *bond;
 
-    dp->name = xstrdup("br0");
-    dp->ofproto = ofproto_create("br0", 300);
     for (int i = 0; i < BP_N; i++) {
-        struct dp_port *port = xzalloc(sizeof *port);
+        struct dp_port *port = dp_test_add_port(dp, br0, i, names[i]);
 
-        port->port_no = i;
-        port->name = xstrdup(names[i]);
         port->bond_port_no = i >= BP_M1 ? BP_BOND : DP_PORT_NONE;
-        dp->ports[i] = port;
         if (i < BP_M1) {
-            CHECK_INT(ofproto_port_add(dp->ofproto, i, names[i], NULL), 0);
+            CHECK_INT(ofproto_port_add(br0, i, names[i], NULL), 0);
         } else {
-            CHECK_INT(ofproto_member_add(dp->ofproto, i, names[i], BP_BOND),
-                      0);
+            CHECK_INT(ofproto_member_add(br0, i, names[i], BP_BOND), 0);
         }
     }
     bond = bond_create("up0", mode, 0);
     CHECK_INT(bond_member_add(bond, BP_M1, "m1", true), 0);
     CHECK_INT(bond_member_add(bond, BP_M2, "m2", true), 0);
     dp->ports[BP_BOND]->bond = bond;
-    CHECK_INT(ofproto_port_set_bond(dp->ofproto, BP_BOND, mode,
+    CHECK_INT(ofproto_port_set_bond(br0, BP_BOND, mode,
                                     bond_get_active_member(bond)), 0);
-    dp->settings.emc_insert_inv_prob = 1;
-    dp->settings.smc_enable = true;
-    dp->settings.flow_idle_ms = 10000;
-    dp->settings.flow_limit = 200000;
     return dp;
 }
 
 static void
 destroy_bond_dp(struct dp *dp, struct pmd *pmd)
 {
-    for (int i = 0; i < BP_N; i++) {
-        bond_destroy(dp->ports[i]->bond);
-        free(dp->ports[i]->name);
-        free(dp->ports[i]);
-    }
-    destroy_all(dp, pmd);
+    dp_test_destroy(dp, pmd);
 }
 
 /* Bytes the PMD in 'pmd' accounted to 'bond' over all buckets. */
@@ -578,7 +543,7 @@ test_bond_output(void)
     out = run_one(pmd, make_udp(&f, mac_b, mac_bcast, 9, BP_M2));
     CHECK(out == (1u << BP_A | 1u << BP_B), "flood from m2 went to 0x%x",
           out);
-    CHECK(mac_learning_lookup(ofproto_mac_learning(dp->ofproto), mac_b, 0,
+    CHECK(mac_learning_lookup(ofproto_mac_learning(dp->bridges[0]), mac_b, 0,
                               1000) == BP_BOND, "B not learned on the bond");
 
     send_bond_flows(pmd, bond, 64, 0, per_member);

@@ -60,6 +60,11 @@ struct dp_flow {
      * Set by the owning PMD before the flow is inserted. */
     struct rule_stats *rule_stats;
 
+    /* The bridges the translation went through (xlate_out 'bridges'): a
+     * change in one of them revalidates the flow.  Set like
+     * 'rule_stats'. */
+    uint64_t bridges;
+
     struct rcu_head rcu;
     bool outputs_only;          /* Every action is DP_ACTION_OUTPUT, so
                                  * packets go out unchanged, zero-copy. */

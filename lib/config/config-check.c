@@ -255,6 +255,65 @@ config_check_rule_port(const char *name, uint16_t *port_no, void *br_)
     return false;
 }
 
+/* The port named 'name' in 'cfg', with its bridge in '*brp', or NULL. */
+static const struct config_port *
+config_check_find_port__(const struct pmd_config *cfg, const char *name,
+                         const struct config_bridge **brp)
+{
+    for (size_t b = 0; b < cfg->n_bridges; b++) {
+        const struct config_port *p = config_bridge_find_port(
+            &cfg->bridges[b], name);
+
+        if (p) {
+            *brp = &cfg->bridges[b];
+            return p;
+        }
+    }
+    return NULL;
+}
+
+char *
+config_check_patch_ports(const struct pmd_config *cfg,
+                         const struct config_port **bad)
+{
+    for (size_t b = 0; b < cfg->n_bridges; b++) {
+        const struct config_bridge *br = &cfg->bridges[b];
+
+        for (size_t i = 0; i < br->n_ports; i++) {
+            const struct config_port *p = &br->ports[i];
+            const struct config_bridge *peer_br = NULL;
+            const struct config_port *peer;
+
+            if (p->type != CONFIG_PORT_PATCH) {
+                continue;
+            }
+            *bad = p;
+            peer = config_check_find_port__(cfg, p->peer, &peer_br);
+            if (!peer) {
+                return xasprintf("patch port %s: its peer %s does not exist",
+                                 p->name, p->peer);
+            }
+            if (peer->type != CONFIG_PORT_PATCH) {
+                return xasprintf("patch port %s: its peer %s is a port of "
+                                 "type \"%s\", not \"patch\"", p->name,
+                                 peer->name,
+                                 config_port_type_to_string(peer->type));
+            }
+            if (strcmp(peer->peer, p->name)) {
+                return xasprintf("patch port %s: its peer %s names %s as "
+                                 "its own peer, not %s", p->name, peer->name,
+                                 peer->peer, p->name);
+            }
+            if (peer_br == br) {
+                return xasprintf("patch port %s: its peer %s is on the "
+                                 "same bridge %s; a patch joins two "
+                                 "bridges", p->name, peer->name, br->name);
+            }
+        }
+    }
+    return NULL;
+}
+
 char *
 config_check_rules(const struct pmd_config *cfg, const char *file)
 {

@@ -24,6 +24,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct config_port;
 struct pmd_config;
 
 char *config_check_int(const json_t *v, const char *label, long long min,
@@ -50,6 +51,13 @@ char *config_check_name(const json_t *v, const char *label, size_t max_len,
  * to 16 digits. */
 char *config_check_cookie(const json_t *v, const char *label,
                           uint64_t *out);
+
+/* Checks that the patch ports of 'cfg' come in pairs: each names in
+ * "peer" a patch port on another bridge whose "peer" names it back.
+ * Returns NULL, or an error message to free with the first bad port in
+ * '*bad'. */
+char *config_check_patch_ports(const struct pmd_config *cfg,
+                               const struct config_port **bad);
 
 /* Checks the match and actions text of every rule of every bridge of
  * 'cfg', port names against the bridge's ports.  Returns NULL, or

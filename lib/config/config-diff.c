@@ -4,8 +4,9 @@
  *
  * The difference between two configurations: ports matched by name and
  * compared setting by setting, other_config compared key by key, rule
- * tables compared rule by rule.  Port lookups are linear, which is fine for
- * the few hundred ports a bridge holds.
+ * tables compared rule by rule.  Port lookups are linear: a runtime
+ * change of a switch with a thousand ports compares a million names,
+ * about a millisecond.
  */
 #include <autoconf.h>
 #include "config/config-diff.h"
@@ -102,25 +103,6 @@ rules_equal__(const struct config_bridge *a, const struct config_bridge *b)
     return true;
 }
 
-/* Returns true if 'a' and 'b' have the same ports, whatever their order,
- * and the same rules. */
-static bool
-bridge_equal__(const struct config_bridge *a, const struct config_bridge *b)
-{
-    if (a->n_ports != b->n_ports || !rules_equal__(a, b)) {
-        return false;
-    }
-    for (size_t i = 0; i < b->n_ports; i++) {
-        const struct config_port *p = config_bridge_find_port(
-            a, b->ports[i].name);
-
-        if (!p || !port_equal__(p, &b->ports[i])) {
-            return false;
-        }
-    }
-    return true;
-}
-
 /* Returns true if 'key' has the same value in 'a' and 'b'.  Without a
  * default case, a new key that is missing here fails the build. */
 static bool
@@ -158,73 +140,89 @@ other_equal__(const struct config_other *a, const struct config_other *b,
     return true;
 }
 
-/* Returns NULL if the bridges of 'old' and 'new' can be reconfigured in
- * place, otherwise an error message for the caller to free. */
-static char *
-check_bridges__(const struct pmd_config *old, const struct pmd_config *new)
+/* The bridge named 'name' in 'cfg', or NULL. */
+static const struct config_bridge *
+find_bridge__(const struct pmd_config *cfg, const char *name)
 {
-    if (old->n_bridges != new->n_bridges) {
-        return xasprintf("changing the number of bridges from %zu to %zu "
-                         "needs a restart: bridges are created only at "
-                         "start-up", old->n_bridges, new->n_bridges);
-    }
-    for (size_t i = 0; i < new->n_bridges; i++) {
-        const struct config_bridge *a = &old->bridges[i];
-        const struct config_bridge *b = &new->bridges[i];
-
-        if (strcmp(a->name, b->name)) {
-            return xasprintf("renaming bridge %s to %s needs a restart: a "
-                             "running bridge keeps its name", a->name,
-                             b->name);
-        }
-        if (i > 0 && !bridge_equal__(a, b)) {
-            return xasprintf("changing bridge %s needs a restart: only the "
-                             "first bridge, %s, is reconfigured at run time",
-                             b->name, new->bridges[0].name);
+    for (size_t i = 0; i < cfg->n_bridges; i++) {
+        if (!strcmp(cfg->bridges[i].name, name)) {
+            return &cfg->bridges[i];
         }
     }
     return NULL;
 }
 
-/* Stores in 'diff' the ports of 'old_br' and 'new_br' that differ. */
-static void
-diff_ports__(const struct config_bridge *old_br,
-             const struct config_bridge *new_br, struct config_diff *diff)
+/* The port named 'name' in any bridge of 'cfg', with its bridge's index in
+ * '*bridgep', or NULL. */
+static const struct config_port *
+find_port__(const struct pmd_config *cfg, const char *name, size_t *bridgep)
 {
-    diff->removed_ports = xcalloc(old_br->n_ports,
-                                  sizeof *diff->removed_ports);
-    diff->added_ports = xcalloc(new_br->n_ports, sizeof *diff->added_ports);
+    for (size_t i = 0; i < cfg->n_bridges; i++) {
+        const struct config_port *p = config_bridge_find_port(
+            &cfg->bridges[i], name);
 
-    for (size_t i = 0; i < old_br->n_ports; i++) {
-        const struct config_port *o = &old_br->ports[i];
-        const struct config_port *n = config_bridge_find_port(new_br,
-                                                              o->name);
-
-        if (!n || !port_equal__(o, n)) {
-            diff->removed_ports[diff->n_removed_ports++] = i;
-        } else {
-            diff->n_kept_ports++;
+        if (p) {
+            *bridgep = i;
+            return p;
         }
     }
-    for (size_t i = 0; i < new_br->n_ports; i++) {
-        const struct config_port *n = &new_br->ports[i];
-        const struct config_port *o = config_bridge_find_port(old_br,
-                                                              n->name);
+    return NULL;
+}
 
-        if (!o || !port_equal__(o, n)) {
-            diff->added_ports[diff->n_added_ports++] = i;
+/* Returns true if port 'p' of bridge 'br' in one config is kept as it is
+ * in 'other': same name, same bridge, same settings. */
+static bool
+port_kept__(const struct config_bridge *br, const struct config_port *p,
+            const struct pmd_config *other)
+{
+    size_t b;
+    const struct config_port *q = find_port__(other, p->name, &b);
+
+    return (q && !strcmp(other->bridges[b].name, br->name)
+            && port_equal__(p, q));
+}
+
+/* Appends the ports of 'cfg' that are not kept in 'other' to '*ports'. */
+static void
+diff_ports__(const struct pmd_config *cfg, const struct pmd_config *other,
+             struct config_diff_port **ports, size_t *n, size_t *n_kept)
+{
+    size_t total = 0;
+
+    for (size_t b = 0; b < cfg->n_bridges; b++) {
+        total += cfg->bridges[b].n_ports;
+    }
+    *ports = total ? xcalloc(total, sizeof **ports) : NULL;
+    for (size_t b = 0; b < cfg->n_bridges; b++) {
+        const struct config_bridge *br = &cfg->bridges[b];
+
+        for (size_t i = 0; i < br->n_ports; i++) {
+            if (!port_kept__(br, &br->ports[i], other)) {
+                (*ports)[(*n)++] = (struct config_diff_port) { b, i };
+            } else if (n_kept) {
+                (*n_kept)++;
+            }
         }
     }
-
     /* An empty list holds no memory, so that an empty diff is all
      * zeros. */
-    if (!diff->n_removed_ports) {
-        free(diff->removed_ports);
-        diff->removed_ports = NULL;
+    if (!*n) {
+        free(*ports);
+        *ports = NULL;
     }
-    if (!diff->n_added_ports) {
-        free(diff->added_ports);
-        diff->added_ports = NULL;
+}
+
+/* Appends to '*idx' the bridges of 'cfg' that 'other' has not. */
+static void
+diff_bridges__(const struct pmd_config *cfg, const struct pmd_config *other,
+               size_t **idx, size_t *n)
+{
+    *idx = NULL;
+    for (size_t b = 0; b < cfg->n_bridges; b++) {
+        if (!find_bridge__(other, cfg->bridges[b].name)) {
+            *idx = xrealloc(*idx, (*n + 1) * sizeof **idx);
+            (*idx)[(*n)++] = b;
+        }
     }
 }
 
@@ -232,18 +230,23 @@ char *
 config_diff_compute(const struct pmd_config *old,
                     const struct pmd_config *new, struct config_diff *diff)
 {
-    char *error;
-
     memset(diff, 0, sizeof *diff);
-    error = check_bridges__(old, new);
-    if (error) {
-        return error;
-    }
+    diff_bridges__(old, new, &diff->removed_bridges,
+                   &diff->n_removed_bridges);
+    diff_bridges__(new, old, &diff->added_bridges, &diff->n_added_bridges);
+    diff_ports__(old, new, &diff->removed_ports, &diff->n_removed_ports,
+                 &diff->n_kept_ports);
+    diff_ports__(new, old, &diff->added_ports, &diff->n_added_ports, NULL);
+    for (size_t b = 0; b < new->n_bridges; b++) {
+        const struct config_bridge *br = &new->bridges[b];
+        const struct config_bridge *o = find_bridge__(old, br->name);
 
-    if (new->n_bridges) {
-        diff_ports__(&old->bridges[0], &new->bridges[0], diff);
-        diff->rules_changed = !rules_equal__(&old->bridges[0],
-                                             &new->bridges[0]);
+        if (o ? !rules_equal__(o, br) : br->n_rules > 0) {
+            diff->rules_changed = xrealloc(
+                diff->rules_changed,
+                (diff->n_rules_changed + 1) * sizeof *diff->rules_changed);
+            diff->rules_changed[diff->n_rules_changed++] = b;
+        }
     }
     for (int k = 0; k < CONFIG_OTHER_N_KEYS; k++) {
         if (!other_equal__(&old->other, &new->other, k)) {
@@ -257,16 +260,20 @@ config_diff_compute(const struct pmd_config *old,
 void
 config_diff_uninit(struct config_diff *diff)
 {
+    free(diff->removed_bridges);
+    free(diff->added_bridges);
     free(diff->removed_ports);
     free(diff->added_ports);
+    free(diff->rules_changed);
     memset(diff, 0, sizeof *diff);
 }
 
 bool
 config_diff_is_empty(const struct config_diff *diff)
 {
-    return (!diff->n_removed_ports && !diff->n_added_ports
-            && !diff->n_other_changed && !diff->rules_changed);
+    return (!diff->n_removed_bridges && !diff->n_added_bridges
+            && !diff->n_removed_ports && !diff->n_added_ports
+            && !diff->n_other_changed && !diff->n_rules_changed);
 }
 
 /* Appends to 'stream' the heading 'title' of a list of names, or, after
@@ -286,15 +293,20 @@ format_name__(FILE *stream, const char *title, const char *name, size_t *n,
     (*n)++;
 }
 
+/* The name of port 'p' of 'cfg'. */
+static const char *
+port_name__(const struct pmd_config *cfg, struct config_diff_port p)
+{
+    return cfg->bridges[p.bridge].ports[p.port].name;
+}
+
 char *
 config_diff_format(const struct config_diff *diff,
                    const struct pmd_config *old,
                    const struct pmd_config *new)
 {
-    const struct config_bridge *old_br;
-    const struct config_bridge *new_br;
     size_t n_parts = 0;
-    size_t n, size;
+    size_t n, size, b;
     FILE *stream;
     char *s;
 
@@ -306,31 +318,39 @@ config_diff_format(const struct config_diff *diff,
         ovs_fatal(0, "virtual memory exhausted");
     }
 
-    /* Port indexes exist only if both configs have a first bridge. */
-    old_br = old->n_bridges ? &old->bridges[0] : NULL;
-    new_br = new->n_bridges ? &new->bridges[0] : NULL;
-
+    n = 0;
+    for (size_t i = 0; i < diff->n_added_bridges; i++) {
+        format_name__(stream, "bridges added",
+                      new->bridges[diff->added_bridges[i]].name, &n,
+                      &n_parts);
+    }
+    n = 0;
+    for (size_t i = 0; i < diff->n_removed_bridges; i++) {
+        format_name__(stream, "bridges removed",
+                      old->bridges[diff->removed_bridges[i]].name, &n,
+                      &n_parts);
+    }
     n = 0;
     for (size_t i = 0; i < diff->n_added_ports; i++) {
-        const char *name = new_br->ports[diff->added_ports[i]].name;
+        const char *name = port_name__(new, diff->added_ports[i]);
 
-        if (!config_bridge_find_port(old_br, name)) {
+        if (!find_port__(old, name, &b)) {
             format_name__(stream, "ports added", name, &n, &n_parts);
         }
     }
     n = 0;
     for (size_t i = 0; i < diff->n_removed_ports; i++) {
-        const char *name = old_br->ports[diff->removed_ports[i]].name;
+        const char *name = port_name__(old, diff->removed_ports[i]);
 
-        if (!config_bridge_find_port(new_br, name)) {
+        if (!find_port__(new, name, &b)) {
             format_name__(stream, "ports removed", name, &n, &n_parts);
         }
     }
     n = 0;
     for (size_t i = 0; i < diff->n_added_ports; i++) {
-        const char *name = new_br->ports[diff->added_ports[i]].name;
+        const char *name = port_name__(new, diff->added_ports[i]);
 
-        if (config_bridge_find_port(old_br, name)) {
+        if (find_port__(old, name, &b)) {
             format_name__(stream, "ports changed", name, &n, &n_parts);
         }
     }
@@ -341,8 +361,11 @@ config_diff_format(const struct config_diff *diff,
                           config_other_key_name(k), &n, &n_parts);
         }
     }
-    if (diff->rules_changed) {
-        fprintf(stream, "%srules changed", n_parts ? "; " : "");
+    n = 0;
+    for (size_t i = 0; i < diff->n_rules_changed; i++) {
+        format_name__(stream, "rules changed",
+                      new->bridges[diff->rules_changed[i]].name, &n,
+                      &n_parts);
     }
 
     if (fclose(stream)) {

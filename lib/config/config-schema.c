@@ -34,6 +34,8 @@ static const char *const port_type_names[] = {
     [CONFIG_PORT_BOND] = "bond",
     [CONFIG_PORT_AFXDP] = "afxdp",
     [CONFIG_PORT_DUMMY] = "dummy",
+    [CONFIG_PORT_PATCH] = "patch",
+    [CONFIG_PORT_INTERNAL] = "internal",
 };
 
 static const char *const vlan_mode_names[] = {
@@ -348,8 +350,11 @@ parse_port_options(struct cfg_ctx *ctx, const json_t *v,
         } else if (!strcmp(key, "peer")) {
             const char *peer = NULL;
 
-            if (!check(ctx, pos, config_check_ifname(value, "\"peer\"",
-                                                     &peer))) {
+            /* A veth peer is an interface name, a patch peer a port
+             * name: check_port() checks the first. */
+            if (!check(ctx, pos, config_check_name(value, "\"peer\"",
+                                                   PORT_NAME_MAX_LEN,
+                                                   &peer))) {
                 return false;
             }
             free(port->peer);
@@ -560,6 +565,29 @@ check_bond_port(struct cfg_ctx *ctx, const char *label,
     return true;
 }
 
+/* Checks a patch port's keys; its peer is checked once every bridge is
+ * parsed (config_check_patch_ports()). */
+static bool
+check_patch_port(struct cfg_ctx *ctx, const char *label,
+                 struct config_port *port, const struct port_keys *keys)
+{
+    if (keys->has_interface) {
+        return failf(ctx, keys->interface_key, "\"interface\" is not allowed "
+                     "on ports of type \"patch\"; a patch port has no kernel "
+                     "interface");
+    }
+    if (keys->has_members || keys->has_bond_mode || keys->has_rebalance) {
+        return failf(ctx, keys->object, "%s: bond settings are only allowed "
+                     "on ports of type \"bond\"", label);
+    }
+    if (!keys->has_peer) {
+        return failf(ctx, keys->object, "%s is missing \"peer\" in "
+                     "\"options\" (ports of type \"patch\" need it: the "
+                     "patch port on the other bridge)", label);
+    }
+    return true;
+}
+
 /* Checks the rules that involve a non-bond port's keys together. */
 static bool
 check_plain_port(struct cfg_ctx *ctx, struct config_port *port,
@@ -638,16 +666,36 @@ check_port(struct cfg_ctx *ctx, const char *label, struct config_port *port,
     if (port->type == CONFIG_PORT_AFXDP && !port->xdp_mode) {
         port->xdp_mode = xstrdup(xdp_mode_names[0]);
     }
-    if (keys->has_peer
+    if (port->create && port->type == CONFIG_PORT_PATCH) {
+        return failf(ctx, keys->create_key, "\"create\": true is not "
+                     "allowed on ports of type \"patch\"; a patch port has "
+                     "no kernel interface");
+    }
+    if (port->create && port->type == CONFIG_PORT_INTERNAL) {
+        return failf(ctx, keys->create_key, "\"create\" is not allowed on "
+                     "ports of type \"internal\"; pmdswitchd always creates "
+                     "their interface");
+    }
+    if (keys->has_peer && port->type != CONFIG_PORT_PATCH
         && (!port->create || port->type != CONFIG_PORT_SYSTEM)) {
         return failf(ctx, keys->peer_key, "\"peer\" is only allowed on "
-                     "ports of type \"system\" with \"create\": true");
+                     "ports of type \"patch\", and of type \"system\" with "
+                     "\"create\": true");
+    }
+    if (keys->has_peer && port->type == CONFIG_PORT_SYSTEM
+        && !config_check_is_valid_ifname(port->peer)) {
+        return failf(ctx, keys->peer_key, "\"peer\" of a veth must be a "
+                     "valid interface name (1 to 15 characters, no '/', "
+                     "':' or spaces)");
     }
     if (!check_port_vlans(ctx, port, keys)) {
         return false;
     }
     if (port->type == CONFIG_PORT_BOND) {
         return check_bond_port(ctx, label, port, keys);
+    }
+    if (port->type == CONFIG_PORT_PATCH) {
+        return check_patch_port(ctx, label, port, keys);
     }
     if (!check_plain_port(ctx, port, keys)) {
         return false;
@@ -687,6 +735,8 @@ parse_port(struct cfg_ctx *ctx, const json_t *v,
     }
     port->n_rxq = 1;
     port->bond_rebalance_interval = -1;
+    port->line = keys.object.line;
+    port->column = keys.object.column;
 
     name = json_object_get(v, "name");
     if (json_is_string(name)) {
@@ -993,7 +1043,15 @@ config_schema_parse(const json_t *root, const struct json_pos_node *root_pos,
     ctx.interfaces = json_object();
     config = xzalloc(sizeof *config);
     config_other_init(&config->other);
-    if (!parse_top(&ctx, root, root_pos, config)) {
+    if (parse_top(&ctx, root, root_pos, config)) {
+        const struct config_port *bad = NULL;
+        char *msg = config_check_patch_ports(config, &bad);
+
+        if (msg) {
+            fail(&ctx, (struct json_pos) { bad->line, bad->column }, msg);
+        }
+    }
+    if (ctx.error) {
         config_destroy(config);
         config = NULL;
     }

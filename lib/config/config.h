@@ -16,9 +16,12 @@
  *             "type": "system",                   "system", "tap", "bond",
  *                                                 "afxdp" (if built with
  *                                                 libxdp), "dummy" (no
- *                                                 kernel interface)
+ *                                                 kernel interface),
+ *                                                 "patch", "internal"
  *             "create": false,                    not for "bond", "afxdp",
- *                                                 "dummy"
+ *                                                 "dummy", "patch",
+ *                                                 "internal" (always
+ *                                                 created)
  *             "vlan_mode": "access",              see below
  *             "tag": 10,                          access or native VLAN,
  *                                                 1..4094
@@ -29,6 +32,12 @@
  *                          "bond-rebalance-interval": 10000,
  *                                                 bonds only, ms, 0..10000
  *                                                 (0: never rebalance)
+ *                          "peer": "x1",      patch only, required:
+ *                                                 the patch port on the
+ *                                                 other bridge, whose
+ *                                                 "peer" names this one;
+ *                                                 system with "create":
+ *                                                 the veth peer's name
  *                          "xdp-mode": "native",
  *                                                 afxdp only: "native" or
  *                                                 "generic"
@@ -75,6 +84,12 @@ enum config_port_type {
                                  * sockets (builds with HAVE_AFXDP). */
     CONFIG_PORT_DUMMY,          /* No kernel interface: frames injected and
                                  * read back through appctl (tests). */
+    CONFIG_PORT_PATCH,          /* Joins two bridges inside the datapath:
+                                 * output on one end is input on the
+                                 * other, 'peer'. */
+    CONFIG_PORT_INTERNAL,       /* The bridge's own interface in the host
+                                 * stack: a tap pmdswitchd creates and
+                                 * deletes with the port. */
 };
 
 /* One rule of a bridge's rule table, kept as text until the rule table
@@ -113,7 +128,8 @@ struct config_port {
     int n_rxq;                  /* Receive queues; default 1. */
     char *peer;                 /* System ports with 'create': the veth
                                  * peer's name, or NULL for the default
-                                 * (config_port_peer()). */
+                                 * (config_port_peer()).  Patch ports: the
+                                 * port at the other end (required). */
     char *bond_mode;            /* Bonds: "active-backup" (default),
                                  * "balance-slb" or "balance-tcp".  NULL for
                                  * other ports. */
@@ -123,6 +139,8 @@ struct config_port {
                                  * "generic".  NULL for other ports. */
     char *pcap;                 /* dummy ports: a pcap file for what the
                                  * port transmits, or NULL. */
+    int line, column;           /* Where the port's object starts (0 for a
+                                 * document without text). */
 };
 
 struct config_bridge {

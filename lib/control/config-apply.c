@@ -22,18 +22,20 @@
 
 VLOG_DEFINE_THIS_MODULE(config_apply);
 
-/* Opens every port in 'added' (indexes into 'br''s ports) into 'opened'.
+/* Opens every port of 'new' in 'added' (an array of 'n') into 'opened'.
  * On failure closes the ones opened and returns the error. */
 static char *
-config_apply_open_ports(struct dp *dp, const struct config_bridge *br,
-                        const struct config_other *other,
-                        const size_t *added, size_t n,
+config_apply_open_ports(struct dp *dp, const struct pmd_config *new,
+                        const struct config_diff_port *added, size_t n,
                         struct dp_port **opened)
 {
     char *error = NULL;
 
     for (size_t i = 0; i < n; i++) {
-        opened[i] = dp_port_open(dp, &br->ports[added[i]], other, &error);
+        const struct config_bridge *br = &new->bridges[added[i].bridge];
+
+        opened[i] = dp_port_open(dp, &br->ports[added[i].port], &new->other,
+                                 &error);
         if (!opened[i]) {
             for (size_t j = 0; j < i; j++) {
                 dp_port_close(opened[j]);
@@ -44,15 +46,77 @@ config_apply_open_ports(struct dp *dp, const struct config_bridge *br,
     return NULL;
 }
 
+/* Removes from 'dp' the ports and then the bridges that 'diff' removes
+ * from 'old'. */
+static void
+config_apply_removals(struct dp *dp, const struct pmd_config *old,
+                      const struct config_diff *diff)
+{
+    for (size_t i = 0; i < diff->n_removed_ports; i++) {
+        const struct config_diff_port *r = &diff->removed_ports[i];
+        const char *name = old->bridges[r->bridge].ports[r->port].name;
+        struct dp_port *port = dp_port_lookup(dp, name);
+
+        if (port) {
+            dp_port_remove(dp, port);
+        }
+    }
+    for (size_t i = 0; i < diff->n_removed_bridges; i++) {
+        const char *name = old->bridges[diff->removed_bridges[i]].name;
+        struct ofproto *bridge = dp_bridge_lookup(dp, name);
+
+        if (bridge) {
+            dp_bridge_remove(dp, bridge);
+        }
+    }
+}
+
+/* Adds to 'dp' the bridges and then the ports ('opened', in the order of
+ * diff->added_ports) that 'diff' adds to 'new', and gives every bridge of
+ * 'new' with rules its rule table again, since port numbers may have
+ * changed. */
+static void
+config_apply_additions(struct dp *dp, const struct pmd_config *new,
+                       const struct config_diff *diff,
+                       struct dp_port **opened)
+{
+    for (size_t i = 0; i < diff->n_added_bridges; i++) {
+        /* dp_check_config() has checked that they fit. */
+        dp_bridge_add(dp, new->bridges[diff->added_bridges[i]].name);
+    }
+    for (size_t i = 0; i < diff->n_added_ports; i++) {
+        const struct config_bridge *br =
+            &new->bridges[diff->added_ports[i].bridge];
+
+        /* The new config has at most DP_MAX_PORTS ports, so they fit. */
+        dp_port_attach(dp, opened[i], dp_bridge_lookup(dp, br->name));
+    }
+    for (size_t b = 0; b < new->n_bridges; b++) {
+        const struct config_bridge *br = &new->bridges[b];
+        bool changed = false;
+
+        for (size_t i = 0; i < diff->n_rules_changed; i++) {
+            changed |= diff->rules_changed[i] == b;
+        }
+        if (br->n_rules || changed) {
+            /* Checked by dp_check_config(); the ports it names exist. */
+            char *error = dp_set_rules(dp, br);
+
+            if (error) {
+                VLOG_ERR("bridge %s: rules not installed: %s", br->name,
+                         error);
+                free(error);
+            }
+        }
+    }
+}
+
 char *
 config_apply(struct dp *dp, const struct pmd_config *old,
              const struct pmd_config *new, char **summaryp)
 {
-    const struct config_bridge *old_br = &old->bridges[0];
-    const struct config_bridge *new_br = &new->bridges[0];
     struct config_diff diff;
     struct dp_port **opened;
-    char *rule_error;
     char *error;
 
     *summaryp = NULL;
@@ -67,9 +131,8 @@ config_apply(struct dp *dp, const struct pmd_config *old,
     /* Everything that can fail comes first: opening the new ports, then
      * other_config, which changes nothing when it fails. */
     opened = xcalloc(diff.n_added_ports + 1, sizeof *opened);
-    error = config_apply_open_ports(dp, new_br, &new->other,
-                                    diff.added_ports, diff.n_added_ports,
-                                    opened);
+    error = config_apply_open_ports(dp, new, diff.added_ports,
+                                    diff.n_added_ports, opened);
     if (!error) {
         error = dp_set_other(dp, &new->other);
         if (error) {
@@ -79,26 +142,9 @@ config_apply(struct dp *dp, const struct pmd_config *old,
         }
     }
     if (!error) {
-        for (size_t i = 0; i < diff.n_removed_ports; i++) {
-            const char *name = old_br->ports[diff.removed_ports[i]].name;
-            struct dp_port *port = dp_port_lookup(dp, name);
-
-            if (port) {
-                dp_port_remove(dp, port);
-            }
-        }
-        /* The new config has at most DP_MAX_PORTS ports, so they fit. */
-        for (size_t i = 0; i < diff.n_added_ports; i++) {
-            dp_port_attach(dp, opened[i]);
-        }
+        config_apply_removals(dp, old, &diff);
+        config_apply_additions(dp, new, &diff, opened);
         *summaryp = config_diff_format(&diff, old, new);
-
-        /* Checked by dp_check_config(); the ports it names exist now. */
-        rule_error = dp_set_rules(dp, new_br);
-        if (rule_error) {
-            VLOG_ERR("rules not installed: %s", rule_error);
-            free(rule_error);
-        }
     }
     free(opened);
     config_diff_uninit(&diff);

@@ -294,17 +294,122 @@ dp_unixctl_pmd_rxq_rebalance(struct unixctl_conn *conn,
     unixctl_command_reply(conn, "pmd rxq rebalance requested.");
 }
 
-/* dpctl/show: the datapath's lookups and flows, then each port with its
- * counters, drops by reason. */
+/* Replies with an error "no bridge named NAME" and returns NULL, or
+ * returns bridge 'name'. */
+static struct ofproto *
+dp_find_bridge(struct unixctl_conn *conn, const struct dp *dp,
+               const char *name)
+{
+    struct ofproto *bridge = dp_bridge_lookup(dp, name);
+
+    if (!bridge) {
+        dp_reply_error(conn, "no bridge named %s", name);
+    }
+    return bridge;
+}
+
+/* The type dpctl/show gives 'port'. */
+static const char *
+dp_show_port_type(const struct dp_port *port)
+{
+    /* An afxdp port's provider also names its XDP mode. */
+    return (port->bond ? "bond"
+            : port->patch_peer ? "patch"
+            : port->internal ? "internal"
+            : port->afxdp ? "afxdp"
+            : port->netdev ? netdev_get_type(port->netdev)
+            : port->tap ? "tap" : "system");
+}
+
+/* Appends port 'port' of 'dp' to 'text' and 'ports' for dpctl/show. */
 static void
-dp_unixctl_show(struct unixctl_conn *conn, int argc OVS_UNUSED,
-                const char *argv[] OVS_UNUSED, void *dp_)
+dp_show_port(const struct dp *dp, const struct dp_port *port,
+             struct ds *text, json_t *ports)
+{
+    const char *type = dp_show_port_type(port);
+    const char *state = dp_port_state_to_string(port->state);
+    const char *bridge = ofproto_name(port->ofproto);
+    const char *member_of = "";
+    struct netdev_stats s;
+    int i = port->port_no;
+    json_t *obj;
+
+    if (port->bond_port_no != DP_PORT_NONE
+        && dp->ports[port->bond_port_no]) {
+        member_of = dp->ports[port->bond_port_no]->name;
+    }
+    if (port->bond) {
+        ds_put_format(text, "    port %d: %s (bond, %s)\n", i, port->name,
+                      bond_mode_to_string(bond_get_mode(port->bond)));
+        json_array_append_new(ports, json_pack(
+            "{s:i, s:s, s:s, s:s, s:s}", "port_no", i, "name", port->name,
+            "bridge", bridge, "type", type, "bond_mode",
+            bond_mode_to_string(bond_get_mode(port->bond))));
+        return;
+    }
+    dp_port_get_stats(dp, port, &s);
+    if (port->patch_peer) {
+        ds_put_format(text, "    port %d: %s (peer=%s, patch", i, port->name,
+                      port->patch_peer);
+    } else {
+        ds_put_format(text, "    port %d: %s (%s, %s", i, port->name,
+                      port->ifname, type);
+    }
+    ds_put_format(text, ", %s, down %"PRIu64" times%s%s)\n"
+                  "      RX packets:%"PRIu64" bytes:%"PRIu64
+                  " ring_full:%"PRIu64" truncated:%"PRIu64
+                  " errors:%"PRIu64"\n"
+                  "      TX packets:%"PRIu64" bytes:%"PRIu64
+                  " queue_full:%"PRIu64" too_big:%"PRIu64
+                  " port_down:%"PRIu64" errors:%"PRIu64"\n",
+                  state, port->n_down,
+                  member_of[0] ? ", member of " : "", member_of,
+                  s.rx_packets, s.rx_bytes, s.rx_ring_full,
+                  s.rx_truncated, s.rx_errors, s.tx_packets, s.tx_bytes,
+                  s.tx_queue_full, s.tx_too_big, s.tx_port_down,
+                  s.tx_errors);
+    obj = json_pack(
+        "{s:i, s:s, s:s, s:s, s:s, s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I,"
+        " s:I, s:I, s:I, s:I, s:I}",
+        "port_no", i, "name", port->name, "bridge", bridge,
+        "interface", port->ifname, "type", type, "state", state,
+        "n_down", (json_int_t) port->n_down,
+        "rx_packets", (json_int_t) s.rx_packets,
+        "rx_bytes", (json_int_t) s.rx_bytes,
+        "rx_ring_full", (json_int_t) s.rx_ring_full,
+        "rx_truncated", (json_int_t) s.rx_truncated,
+        "rx_errors", (json_int_t) s.rx_errors,
+        "tx_packets", (json_int_t) s.tx_packets,
+        "tx_bytes", (json_int_t) s.tx_bytes,
+        "tx_queue_full", (json_int_t) s.tx_queue_full,
+        "tx_too_big", (json_int_t) s.tx_too_big,
+        "tx_port_down", (json_int_t) s.tx_port_down,
+        "tx_errors", (json_int_t) s.tx_errors);
+    if (member_of[0]) {
+        json_object_set_new(obj, "bond", json_string(member_of));
+    }
+    if (port->patch_peer) {
+        json_object_set_new(obj, "peer", json_string(port->patch_peer));
+    }
+    json_array_append_new(ports, obj);
+}
+
+/* dpctl/show [BRIDGE]: the datapath's lookups and flows, then the ports
+ * of each bridge (or of BRIDGE) with their counters, drops by reason. */
+static void
+dp_unixctl_show(struct unixctl_conn *conn, int argc, const char *argv[],
+                void *dp_)
 {
     struct dp *dp = dp_;
     uint64_t hit = 0, missed = 0, lost = 0, flows = 0;
     struct ds text = DS_EMPTY_INITIALIZER;
-    json_t *ports = json_array();
+    struct ofproto *only = NULL;
+    json_t *ports, *bridges;
+    struct ofproto *bridge;
 
+    if (argc && !(only = dp_find_bridge(conn, dp, argv[0]))) {
+        return;
+    }
     for (int i = 0; i < dp->n_pmds; i++) {
         struct pmd_perf_snapshot s;
 
@@ -316,80 +421,35 @@ dp_unixctl_show(struct unixctl_conn *conn, int argc OVS_UNUSED,
         flows += __atomic_load_n(&dp->pmds[i]->flows.n_flows,
                                  __ATOMIC_RELAXED);
     }
-    ds_put_format(&text, "netdev@%s:\n  lookups: hit:%"PRIu64" missed:%"PRIu64
-                  " lost:%"PRIu64"\n  flows: %"PRIu64"\n", dp->name, hit,
-                  missed, lost, flows);
-    for (int i = 0; i < DP_MAX_PORTS; i++) {
-        const struct dp_port *port = dp->ports[i];
-        const char *type, *state;
-        const char *member_of = "";
-        struct netdev_stats s;
-        json_t *obj;
+    ds_put_format(&text, "netdev@%s:\n  lookups: hit:%"PRIu64" missed:%"
+                  PRIu64" lost:%"PRIu64"\n  flows: %"PRIu64"\n",
+                  DP_NAME, hit, missed, lost, flows);
+    ports = json_array();
+    bridges = json_array();
+    DP_FOR_EACH_BRIDGE (bridge, dp) {
+        json_t *names = json_array();
 
-        if (!port) {
+        if (only && bridge != only) {
             continue;
         }
-        if (port->bond_port_no != DP_PORT_NONE
-            && dp->ports[port->bond_port_no]) {
-            member_of = dp->ports[port->bond_port_no]->name;
+        ds_put_format(&text, "  %s:\n", ofproto_name(bridge));
+        for (int i = 0; i < DP_MAX_PORTS; i++) {
+            const struct dp_port *port = dp->ports[i];
+
+            if (port && port->ofproto == bridge) {
+                dp_show_port(dp, port, &text, ports);
+                json_array_append_new(names, json_string(port->name));
+            }
         }
-        dp_port_get_stats(port, &s);
-        /* An afxdp port's provider also names its XDP mode. */
-        type = (port->bond ? "bond"
-                : port->afxdp ? "afxdp"
-                : port->netdev ? netdev_get_type(port->netdev)
-                : port->tap ? "tap" : "system");
-        state = dp_port_state_to_string(port->state);
-        if (port->bond) {
-            ds_put_format(&text, "  port %d: %s (bond, %s)\n", i, port->name,
-                          bond_mode_to_string(bond_get_mode(port->bond)));
-            json_array_append_new(ports, json_pack(
-                "{s:i, s:s, s:s, s:s}", "port_no", i, "name", port->name,
-                "type", type, "bond_mode",
-                bond_mode_to_string(bond_get_mode(port->bond))));
-            continue;
-        }
-        ds_put_format(&text, "  port %d: %s (%s, %s, %s, down %"PRIu64
-                      " times%s%s)\n"
-                      "    RX packets:%"PRIu64" bytes:%"PRIu64
-                      " ring_full:%"PRIu64" truncated:%"PRIu64
-                      " errors:%"PRIu64"\n"
-                      "    TX packets:%"PRIu64" bytes:%"PRIu64
-                      " queue_full:%"PRIu64" too_big:%"PRIu64
-                      " port_down:%"PRIu64" errors:%"PRIu64"\n",
-                      i, port->name, port->ifname, type, state, port->n_down,
-                      member_of[0] ? ", member of " : "", member_of,
-                      s.rx_packets, s.rx_bytes, s.rx_ring_full,
-                      s.rx_truncated, s.rx_errors, s.tx_packets, s.tx_bytes,
-                      s.tx_queue_full, s.tx_too_big, s.tx_port_down,
-                      s.tx_errors);
-        obj = json_pack(
-            "{s:i, s:s, s:s, s:s, s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I,"
-            " s:I, s:I, s:I, s:I, s:I}",
-            "port_no", i, "name", port->name,
-            "interface", port->ifname, "type", type, "state", state,
-            "n_down", (json_int_t) port->n_down,
-            "rx_packets", (json_int_t) s.rx_packets,
-            "rx_bytes", (json_int_t) s.rx_bytes,
-            "rx_ring_full", (json_int_t) s.rx_ring_full,
-            "rx_truncated", (json_int_t) s.rx_truncated,
-            "rx_errors", (json_int_t) s.rx_errors,
-            "tx_packets", (json_int_t) s.tx_packets,
-            "tx_bytes", (json_int_t) s.tx_bytes,
-            "tx_queue_full", (json_int_t) s.tx_queue_full,
-            "tx_too_big", (json_int_t) s.tx_too_big,
-            "tx_port_down", (json_int_t) s.tx_port_down,
-            "tx_errors", (json_int_t) s.tx_errors);
-        if (member_of[0]) {
-            json_object_set_new(obj, "bond", json_string(member_of));
-        }
-        json_array_append_new(ports, obj);
+        json_array_append_new(bridges, json_pack("{s:s, s:o}", "name",
+                                                 ofproto_name(bridge),
+                                                 "ports", names));
     }
     dp_reply(conn, &text, json_pack(
-                 "{s:s, s:I, s:I, s:I, s:I, s:o}", "name", dp->name,
+                 "{s:s, s:I, s:I, s:I, s:I, s:o, s:o}", "name", DP_NAME,
                  "hit", (json_int_t) hit, "missed", (json_int_t) missed,
                  "lost", (json_int_t) lost, "flows", (json_int_t) flows,
-                 "ports", ports));
+                 "bridges", bridges, "ports", ports));
 }
 
 /* Runs a request of 'type' on every PMD, one after the other.  Replies
@@ -556,36 +616,25 @@ dp_unixctl_del_flows(struct unixctl_conn *conn, int argc OVS_UNUSED,
     dp_reply(conn, &text, json_pack("{s:I}", "deleted", n_deleted));
 }
 
-/* Replies with an error and returns false unless 'name' is the bridge. */
-static bool
-dp_check_bridge(struct unixctl_conn *conn, const struct dp *dp,
-                const char *name)
-{
-    if (strcmp(name, dp->name)) {
-        dp_reply_error(conn, "no such bridge \"%s\" (the bridge is \"%s\")",
-                       name, dp->name);
-        return false;
-    }
-    return true;
-}
-
 /* fdb/show BRIDGE */
 static void
 dp_unixctl_fdb_show(struct unixctl_conn *conn, int argc OVS_UNUSED,
                     const char *argv[], void *dp_)
 {
     struct dp *dp = dp_;
-    struct mac_learning *ml = ofproto_mac_learning(dp->ofproto);
+    struct ofproto *bridge = dp_find_bridge(conn, dp, argv[0]);
     struct mac_learning_row *rows;
     long long now = time_msec();
-    json_t *json = json_array();
+    struct mac_learning *ml;
+    json_t *json;
     char *text;
     size_t n;
 
-    if (!dp_check_bridge(conn, dp, argv[0])) {
-        json_decref(json);
+    if (!bridge) {
         return;
     }
+    ml = ofproto_mac_learning(bridge);
+    json = json_array();
     text = mac_learning_format_fdb(ml, now);
     n = mac_learning_dump(ml, now, &rows);
     for (size_t i = 0; i < n; i++) {
@@ -611,11 +660,17 @@ dp_unixctl_fdb_flush(struct unixctl_conn *conn, int argc, const char *argv[],
                      void *dp_)
 {
     struct dp *dp = dp_;
+    struct ofproto *bridge = NULL;
 
-    if (argc && !dp_check_bridge(conn, dp, argv[0])) {
+    if (argc && !(bridge = dp_find_bridge(conn, dp, argv[0]))) {
         return;
     }
-    mac_learning_flush(ofproto_mac_learning(dp->ofproto));
+    /* Without a bridge, as in Open vSwitch: every bridge's table. */
+    DP_FOR_EACH_BRIDGE (bridge, dp) {
+        if (!argc || !strcmp(ofproto_name(bridge), argv[0])) {
+            mac_learning_flush(ofproto_mac_learning(bridge));
+        }
+    }
     unixctl_command_reply_text_json(conn, "table successfully flushed",
                                     json_pack("{s:b}", "flushed", 1));
 }
@@ -745,12 +800,16 @@ dp_unixctl_memory_show(struct unixctl_conn *conn, int argc OVS_UNUSED,
                        const char *argv[] OVS_UNUSED, void *dp_)
 {
     struct dp *dp = dp_;
-    size_t macs = mac_learning_count(ofproto_mac_learning(dp->ofproto));
+    struct ofproto *bridge;
+    size_t macs = 0;
     size_t emc_bytes = sizeof(struct emc_cache);
     size_t smc_bytes = (size_t) SMC_BUCKETS * sizeof(struct smc_bucket);
     struct ds text = DS_EMPTY_INITIALIZER;
     uint64_t flows = 0;
 
+    DP_FOR_EACH_BRIDGE (bridge, dp) {
+        macs += mac_learning_count(ofproto_mac_learning(bridge));
+    }
     for (int i = 0; i < dp->n_pmds; i++) {
         flows += __atomic_load_n(&dp->pmds[i]->flows.n_flows,
                                  __ATOMIC_RELAXED);
@@ -771,7 +830,7 @@ void
 dp_register_commands(struct dp *dp)
 {
     static const struct unixctl_command_def commands[] = {
-        { "dpctl/show", "", 0, 0, dp_unixctl_show },
+        { "dpctl/show", "[BRIDGE]", 0, 1, dp_unixctl_show },
         { "dpctl/dump-flows", "[-m]", 0, 1, dp_unixctl_dump_flows },
         { "dpctl/del-flows", "", 0, 0, dp_unixctl_del_flows },
         { "dpif-netdev/pmd-stats-show", "[-pmd CORE]", 0, 2,

@@ -32,41 +32,50 @@
 /* How long rule/dump waits for each PMD's flow dump. */
 #define OFPROTO_REQUEST_TIMEOUT_MS 2000
 
-/* Resolves a port name of bridge 'dp_'. */
-static bool
-ofproto_cmd_port_lookup(const char *name, uint16_t *port_no, void *dp_)
-{
-    const struct dp_port *port = dp_port_lookup(dp_, name);
+/* A bridge of the datapath, for resolving and naming its ports. */
+struct ofproto_cmd_bridge {
+    struct dp *dp;
+    struct ofproto *bridge;
+};
 
-    if (!port) {
+/* Resolves a port name of the bridge in 'b_'. */
+static bool
+ofproto_cmd_port_lookup(const char *name, uint16_t *port_no, void *b_)
+{
+    const struct ofproto_cmd_bridge *b = b_;
+    const struct dp_port *port = dp_port_lookup(b->dp, name);
+
+    if (!port || port->ofproto != b->bridge) {
         return false;
     }
     *port_no = port->port_no;
     return true;
 }
 
-/* Names port 'port_no' of bridge 'dp_'. */
+/* Names port 'port_no' of the bridge in 'b_'. */
 static bool
-ofproto_cmd_port_name(uint16_t port_no, char *name, size_t size, void *dp_)
+ofproto_cmd_port_name(uint16_t port_no, char *name, size_t size, void *b_)
 {
-    struct dp *dp = dp_;
+    const struct ofproto_cmd_bridge *b = b_;
     char buf[OFPROTO_PORT_NAME_SIZE];
 
-    if (!ofproto_port_name(dp->ofproto, port_no, buf)) {
+    if (!ofproto_port_name(b->bridge, port_no, buf)) {
         return false;
     }
     snprintf(name, size, "%s", buf);
     return true;
 }
 
-/* Replies with an error and returns false unless 'name' is the bridge. */
+/* Fills 'b' with bridge 'name' of 'dp'.  Replies with an error and returns
+ * false if there is none. */
 static bool
-ofproto_cmd_check_bridge(struct unixctl_conn *conn, const struct dp *dp,
-                         const char *name)
+ofproto_cmd_find_bridge(struct unixctl_conn *conn, struct dp *dp,
+                        const char *name, struct ofproto_cmd_bridge *b)
 {
-    if (strcmp(name, dp->name)) {
-        char *msg = xasprintf("no such bridge \"%s\" (the bridge is "
-                              "\"%s\")", name, dp->name);
+    b->dp = dp;
+    b->bridge = dp_bridge_lookup(dp, name);
+    if (!b->bridge) {
+        char *msg = xasprintf("no bridge named %s", name);
 
         unixctl_command_reply_error(conn, msg);
         free(msg);
@@ -88,9 +97,9 @@ ofproto_cmd_reply_error(struct unixctl_conn *conn, const char *prefix,
 
 /* Copies the current rules in table order into a new array of 'n' + 1. */
 static struct ofproto_rule **
-ofproto_cmd_current(const struct dp *dp, size_t *n)
+ofproto_cmd_current(const struct ofproto *bridge, size_t *n)
 {
-    const struct rule_table *table = ofproto_get_rules(dp->ofproto);
+    const struct rule_table *table = ofproto_get_rules(bridge);
     struct ofproto_rule **rules;
 
     rules = xcalloc(table->n + 1, sizeof *rules);
@@ -105,13 +114,14 @@ ofproto_cmd_add(struct unixctl_conn *conn, int argc OVS_UNUSED,
                 const char *argv[], void *dp_)
 {
     struct dp *dp = dp_;
+    struct ofproto_cmd_bridge b;
     struct ofproto_rule *rule, **rules;
     char *match, *actions, *error;
     uint64_t cookie;
     int priority;
     size_t n;
 
-    if (!ofproto_cmd_check_bridge(conn, dp, argv[0])) {
+    if (!ofproto_cmd_find_bridge(conn, dp, argv[0], &b)) {
         return;
     }
     error = ofproto_rule_split(argv[1], &priority, &cookie, &match,
@@ -128,7 +138,7 @@ ofproto_cmd_add(struct unixctl_conn *conn, int argc OVS_UNUSED,
     }
     error = ofproto_rule_create(priority < 0 ? OFPROTO_RULE_DEFAULT_PRIORITY
                                 : priority, cookie, match, actions,
-                                ofproto_cmd_port_lookup, dp, &rule);
+                                ofproto_cmd_port_lookup, &b, &rule);
     free(match);
     free(actions);
     if (error) {
@@ -138,7 +148,7 @@ ofproto_cmd_add(struct unixctl_conn *conn, int argc OVS_UNUSED,
     rule->created = time_msec();
 
     /* As in OVS, a rule with the same match and priority is replaced. */
-    rules = ofproto_cmd_current(dp, &n);
+    rules = ofproto_cmd_current(b.bridge, &n);
     for (size_t i = 0; i < n; i++) {
         if (rules[i]->priority == rule->priority
             && !memcmp(&rules[i]->match, &rule->match, sizeof rule->match)
@@ -149,7 +159,7 @@ ofproto_cmd_add(struct unixctl_conn *conn, int argc OVS_UNUSED,
         }
     }
     rules[n++] = rule;
-    ofproto_set_rules(dp->ofproto, rules, n);
+    ofproto_set_rules(b.bridge, rules, n);
     free(rules);
     unixctl_command_reply_text_json(conn, "", json_object());
 }
@@ -160,6 +170,7 @@ ofproto_cmd_del(struct unixctl_conn *conn, int argc, const char *argv[],
                 void *dp_)
 {
     struct dp *dp = dp_;
+    struct ofproto_cmd_bridge b;
     struct flow match_flow, mask;
     const char *text = "";
     struct ofproto_rule **rules;
@@ -170,7 +181,7 @@ ofproto_cmd_del(struct unixctl_conn *conn, int argc, const char *argv[],
     int priority;
     json_int_t n_deleted;
 
-    if (!ofproto_cmd_check_bridge(conn, dp, argv[0])) {
+    if (!ofproto_cmd_find_bridge(conn, dp, argv[0], &b)) {
         return;
     }
     for (int i = 1; i < argc; i++) {
@@ -191,7 +202,7 @@ ofproto_cmd_del(struct unixctl_conn *conn, int argc, const char *argv[],
     }
     free(actions);
     if (!error) {
-        error = ofproto_rule_match_parse(match, ofproto_cmd_port_lookup, dp,
+        error = ofproto_rule_match_parse(match, ofproto_cmd_port_lookup, &b,
                                          &match_flow, &mask);
         free(match);
     }
@@ -203,7 +214,7 @@ ofproto_cmd_del(struct unixctl_conn *conn, int argc, const char *argv[],
         priority = OFPROTO_RULE_DEFAULT_PRIORITY;
     }
 
-    rules = ofproto_cmd_current(dp, &n);
+    rules = ofproto_cmd_current(b.bridge, &n);
     for (size_t i = 0; i < n; i++) {
         const struct ofproto_rule *r = rules[i];
         bool del = (strict
@@ -218,7 +229,7 @@ ofproto_cmd_del(struct unixctl_conn *conn, int argc, const char *argv[],
     }
     n_deleted = n - n_kept;
     if (n_deleted) {
-        ofproto_set_rules(dp->ofproto, rules, n_kept);
+        ofproto_set_rules(b.bridge, rules, n_kept);
     }
     free(rules);
     text = n_deleted == 1 ? "rule" : "rules";
@@ -270,18 +281,20 @@ ofproto_cmd_dump(struct unixctl_conn *conn, int argc OVS_UNUSED,
                  const char *argv[], void *dp_)
 {
     struct dp *dp = dp_;
-    const struct rule_table *table = ofproto_get_rules(dp->ofproto);
+    const struct rule_table *table;
+    struct ofproto_cmd_bridge b;
     long long now = time_msec();
     uint64_t *packets, *bytes;
-    json_t *json = json_array();
     size_t len = 0, cap = 256;
-    char *text = xmalloc(cap);
+    json_t *json;
+    char *text;
 
-    if (!ofproto_cmd_check_bridge(conn, dp, argv[0])) {
-        json_decref(json);
-        free(text);
+    if (!ofproto_cmd_find_bridge(conn, dp, argv[0], &b)) {
         return;
     }
+    table = ofproto_get_rules(b.bridge);
+    json = json_array();
+    text = xmalloc(cap);
     text[0] = '\0';
     packets = xcalloc(table->n + 1, sizeof *packets);
     bytes = xcalloc(table->n + 1, sizeof *bytes);
@@ -310,9 +323,9 @@ ofproto_cmd_dump(struct unixctl_conn *conn, int argc OVS_UNUSED,
         long long age = now - r->created;
         int n;
 
-        ofproto_rule_format_match(r, ofproto_cmd_port_name, dp, match,
+        ofproto_rule_format_match(r, ofproto_cmd_port_name, &b, match,
                                   sizeof match);
-        ofpacts_format(r->ofpacts, r->n_ofpacts, ofproto_cmd_port_name, dp,
+        ofpacts_format(r->ofpacts, r->n_ofpacts, ofproto_cmd_port_name, &b,
                        actions, sizeof actions);
         snprintf(cookie, sizeof cookie, "0x%"PRIx64, r->cookie);
         n = snprintf(line, sizeof line, " cookie=%s, duration=%lld.%03llds, "

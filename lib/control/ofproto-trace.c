@@ -36,15 +36,24 @@
 /* Size of a formatted flow. */
 #define OFPROTO_TRACE_FLOW_SIZE 1024
 
-static bool
-ofproto_trace_lookup_port(const char *name, uint16_t *port_no, void *dp_)
-{
-    const struct dp_port *port = dp_port_lookup(dp_, name);
+/* The bridge a trace runs in. */
+struct ofproto_trace_bridge {
+    struct dp *dp;
+    struct ofproto *bridge;
+};
 
-    if (port) {
-        *port_no = port->port_no;
+/* Resolves port 'name' of the bridge in 'b_'. */
+static bool
+ofproto_trace_lookup_port(const char *name, uint16_t *port_no, void *b_)
+{
+    const struct ofproto_trace_bridge *b = b_;
+    const struct dp_port *port = dp_port_lookup(b->dp, name);
+
+    if (!port || port->ofproto != b->bridge) {
+        return false;
     }
-    return port != NULL;
+    *port_no = port->port_no;
+    return true;
 }
 
 /* Decodes hex digits (spaces and colons between bytes allowed) from 'hex'
@@ -88,8 +97,9 @@ ofproto_trace_decode_hex(const char *hex, uint8_t *frame, char **errp)
 /* Fills 'flow' from a raw frame received on the port 'in_port_arg'
  * ("in_port=PORT") names. */
 static char *
-ofproto_trace_parse_frame(struct dp *dp, const char *in_port_arg,
-                          const char *hex, struct flow *flow)
+ofproto_trace_parse_frame(struct ofproto_trace_bridge *b,
+                          const char *in_port_arg, const char *hex,
+                          struct flow *flow)
 {
     uint8_t *frame = xmalloc(OFPROTO_TRACE_MAX_FRAME);
     struct netdev_flow_key key;
@@ -98,7 +108,7 @@ ofproto_trace_parse_frame(struct dp *dp, const char *in_port_arg,
     char *error = NULL;
     size_t size;
 
-    error = match_parse(in_port_arg, ofproto_trace_lookup_port, dp, &in,
+    error = match_parse(in_port_arg, ofproto_trace_lookup_port, b, &in,
                         &in_mask);
     if (!error && (!in_mask.in_port
                    || strncmp(in_port_arg, "in_port=", 8)
@@ -133,16 +143,17 @@ ofproto_trace_unixctl(struct unixctl_conn *conn, int argc,
     json_t *steps = json_array();
     struct flow flow, mask, masked;
     struct ds text = DS_EMPTY_INITIALIZER;
+    struct ofproto_trace_bridge b = { dp, dp_bridge_lookup(dp, argv[0]) };
+    const char *name = argv[0];
     char *error;
     int xerr;
 
-    if (strcmp(argv[0], dp->name)) {
-        error = xasprintf("no such bridge \"%s\" (the bridge is \"%s\")",
-                          argv[0], dp->name);
+    if (!b.bridge) {
+        error = xasprintf("no bridge named %s", name);
     } else if (argc == 3) {
-        error = ofproto_trace_parse_frame(dp, argv[1], argv[2], &flow);
+        error = ofproto_trace_parse_frame(&b, argv[1], argv[2], &flow);
     } else {
-        error = match_parse(argv[1], ofproto_trace_lookup_port, dp, &flow,
+        error = match_parse(argv[1], ofproto_trace_lookup_port, &b, &flow,
                             &mask);
     }
     if (error) {
@@ -151,7 +162,7 @@ ofproto_trace_unixctl(struct unixctl_conn *conn, int argc,
     }
 
     /* No learning: a trace must change nothing. */
-    xerr = upcall_xlate_trace(dp->ofproto, &flow, false, time_msec(), out);
+    xerr = upcall_xlate_trace(b.bridge, &flow, false, time_msec(), out);
     if (xerr) {
         error = xasprintf("translation failed (%s)", strerror(xerr));
         unixctl_command_reply_error(conn, error);
@@ -169,7 +180,7 @@ ofproto_trace_unixctl(struct unixctl_conn *conn, int argc,
     actions = dp_actions_to_json(out->actions, out->n_actions, nw_proto);
 
     ds_put_format(&text, "Flow: %s\n\nbridge(\"%s\")\n%.*s\n",
-                  flow_s, dp->name, (int) strlen(dp->name) + 10,
+                  flow_s, name, (int) strlen(name) + 10,
                   "----------------------------------------------"
                   "----------------------------------------------");
     /* The first step is the rule that matched ("rules: ..."), or NORMAL
@@ -197,7 +208,7 @@ ofproto_trace_unixctl(struct unixctl_conn *conn, int argc,
     free(actions_s);
     unixctl_command_reply_text_json(
         conn, ds_cstr(&text), json_pack("{s:s, s:s, s:o, s:s, s:s, s:o}",
-                              "flow", flow_s, "bridge", dp->name,
+                              "flow", flow_s, "bridge", name,
                               "steps", steps, "final_flow", final_s,
                               "megaflow", mega_s,
                               "datapath_actions", actions));

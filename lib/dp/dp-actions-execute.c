@@ -510,6 +510,7 @@ dp_action_execute_modify(struct dp_packet *p, const struct dp_action *a)
         break;
     case DP_ACTION_OUTPUT:
     case DP_ACTION_BOND_OUTPUT:
+    case DP_ACTION_PATCH:
         break;
     }
     return 0;
@@ -578,39 +579,66 @@ dp_actions_clone_pool_owns(const struct dp_actions_clone_pool *pool,
 }
 
 void
-dp_actions_clone_pool_recycle(struct dp_actions_clone_pool *pool, struct dp_packet **keep)
+dp_actions_clone_pool_recycle(struct dp_actions_clone_pool *pool,
+                              struct dp_packet **const *keep, size_t n_keep)
 {
     pool->n_used = 0;
-    if (keep && *keep && dp_actions_clone_pool_owns(pool, *keep)) {
-        size_t i = *keep - pool->packets;
-        struct dp_packet tmp_packet = pool->packets[0];
-        uint8_t *tmp_buf = pool->bufs[0];
+    for (size_t k = 0; k < n_keep; k++) {
+        struct dp_packet *p = *keep[k];
+        size_t i, j;
 
-        pool->packets[0] = pool->packets[i];
-        pool->bufs[0] = pool->bufs[i];
+        if (!p || !dp_actions_clone_pool_owns(pool, p)) {
+            continue;
+        }
+        i = p - pool->packets;
+        if (i < pool->n_used) {
+            continue;           /* Kept already: two levels share it. */
+        }
+        j = pool->n_used++;
+
+        struct dp_packet tmp_packet = pool->packets[j];
+        uint8_t *tmp_buf = pool->bufs[j];
+
+        pool->packets[j] = pool->packets[i];
+        pool->bufs[j] = pool->bufs[i];
         pool->packets[i] = tmp_packet;
         pool->bufs[i] = tmp_buf;
-        pool->n_used = 1;
-        *keep = &pool->packets[0];
+        /* Every level that pointed at the moved clone follows it. */
+        for (size_t m = k; m < n_keep; m++) {
+            if (*keep[m] == &pool->packets[i]) {
+                *keep[m] = &pool->packets[j];
+            } else if (*keep[m] == &pool->packets[j]) {
+                *keep[m] = &pool->packets[i];
+            }
+        }
     }
 }
 
 /* The executor. */
 
-/* Returns a clone of '*pp' for 'pmd' to modify.  If the pool has run dry,
- * sends every transmit batch first, which frees every clone but '*pp'
- * itself (which may move; '*pp' follows it).  Returns NULL if no clone can
- * be made. */
+/* One run of the executor: the packet of each nesting level, so that an
+ * early flush keeps every one of them. */
+struct dp_actions_run__ {
+    struct pmd *pmd;
+    struct dp_packet **levels[DP_ACTIONS_MAX_NESTING + 1];
+    size_t n_levels;
+};
+
+/* Returns a clone of '*pp' (the innermost level's packet) to modify.  If
+ * the pool has run dry, sends every transmit batch first, which frees
+ * every clone but the packets of the levels (which may move; the levels
+ * follow them).  Returns NULL if no clone can be made. */
 static struct dp_packet *
-dp_actions_clone__(struct pmd *pmd, struct dp_packet **pp)
+dp_actions_clone__(struct dp_actions_run__ *run, struct dp_packet **pp)
 {
+    struct pmd *pmd = run->pmd;
     struct dp_actions_clone_pool *pool = &pmd->clones;
     struct dp_packet *clone = dp_actions_clone_pool_clone(pool, *pp);
 
     if (UNLIKELY(!clone) && (*pp)->size <= pool->frame_max) {
         pmd_perf_add(&pmd->perf, PMD_STAT_CLONE_POOL_DRY, 1);
         pmd_flush_tx(pmd);
-        dp_actions_clone_pool_recycle(pool, pp);
+        dp_actions_clone_pool_recycle(pool, run->levels, run->n_levels);
         clone = dp_actions_clone_pool_clone(pool, *pp);
     }
     if (clone) {
@@ -619,47 +647,92 @@ dp_actions_clone__(struct pmd *pmd, struct dp_packet **pp)
     return clone;
 }
 
-void
-dp_actions_execute(struct pmd *pmd, struct dp_packet *p,
-                    const struct dp_action *actions, uint32_t n_actions)
+/* Counts a packet of 'size' bytes crossing patch port 'port_no'. */
+static void
+dp_actions_count_patch__(struct pmd *pmd, uint16_t port_no, uint32_t size)
 {
-    uint32_t n_live = n_actions;
-    bool queued = false;
+    struct pmd_patch_stats *s = &pmd->patch[port_no];
 
-    /* Modifications that no output sees change nothing. */
-    while (n_live && actions[n_live - 1].type != DP_ACTION_OUTPUT
-           && actions[n_live - 1].type != DP_ACTION_BOND_OUTPUT) {
-        n_live--;
-    }
-    for (uint32_t i = 0; i < n_live; i++) {
+    /* One writer (this PMD); readers load relaxed. */
+    __atomic_store_n(&s->packets, s->packets + 1, __ATOMIC_RELAXED);
+    __atomic_store_n(&s->bytes, s->bytes + size, __ATOMIC_RELAXED);
+}
+
+/* Runs the 'n' actions of 'actions' on 'p', which has been queued already
+ * (must not change in place) if 'queued'.  Returns true if 'p' itself was
+ * queued by these actions, for the level above, or false also when the
+ * run had to stop (counted). */
+static bool
+dp_actions_run__(struct dp_actions_run__ *run, struct dp_packet *p,
+                 const struct dp_action *actions, uint32_t n, bool queued)
+{
+    struct dp_packet *const given = p;
+    bool given_queued = false;
+
+    run->levels[run->n_levels++] = &p;
+    for (uint32_t i = 0; i < n; i++) {
         const struct dp_action *a = &actions[i];
 
         if (a->type == DP_ACTION_OUTPUT) {
-            pmd_output(pmd, a->port, p);
-            queued = true;
-            continue;
+            pmd_output(run->pmd, a->port, p);
         } else if (a->type == DP_ACTION_BOND_OUTPUT) {
-            pmd_output_bond(pmd, a->port, a->hash, p);
-            queued = true;
+            pmd_output_bond(run->pmd, a->port, a->hash, p);
+        } else if (a->type == DP_ACTION_PATCH) {
+            uint32_t n_nested = MIN(a->patch.n_nested, n - i - 1);
+
+            dp_actions_count_patch__(run->pmd, a->port, p->size);
+            if (n_nested) {
+                /* The copy starts as 'p' marked queued, so that its
+                 * first change makes a clone and 'p' stays as it is. */
+                if (dp_actions_run__(run, p, a + 1, n_nested, true)) {
+                    queued = true;
+                }
+                i += n_nested;
+            }
+            continue;
+        } else {
+            if (queued) {
+                p = dp_actions_clone__(run, &p);
+                if (!p) {
+                    goto drop;
+                }
+                queued = false;
+            }
+            if (UNLIKELY(dp_action_execute_modify(p, a))) {
+                /* Out of headroom: a clone has all of it. */
+                p = dp_actions_clone__(run, &p);
+                if (!p || dp_action_execute_modify(p, a)) {
+                    goto drop;
+                }
+            }
             continue;
         }
-        if (queued) {
-            p = dp_actions_clone__(pmd, &p);
-            if (!p) {
-                goto drop;
-            }
-            queued = false;
-        }
-        if (UNLIKELY(dp_action_execute_modify(p, a))) {
-            /* Out of headroom: a clone has all of it. */
-            p = dp_actions_clone__(pmd, &p);
-            if (!p || dp_action_execute_modify(p, a)) {
-                goto drop;
-            }
+        queued = true;
+        if (p == given) {
+            given_queued = true;
         }
     }
-    return;
+    run->n_levels--;
+    return given_queued;
 
 drop:
-    pmd_perf_add(&pmd->perf, PMD_STAT_DROP_ACTION_EXEC, 1);
+    pmd_perf_add(&run->pmd->perf, PMD_STAT_DROP_ACTION_EXEC, 1);
+    run->n_levels--;
+    return given_queued;
+}
+
+void
+dp_actions_execute(struct pmd *pmd, struct dp_packet *p,
+                   const struct dp_action *actions, uint32_t n_actions)
+{
+    struct dp_actions_run__ run = { .pmd = pmd };
+    uint32_t n_live = n_actions;
+
+    /* Modifications that no output sees change nothing. */
+    while (n_live && actions[n_live - 1].type != DP_ACTION_OUTPUT
+           && actions[n_live - 1].type != DP_ACTION_BOND_OUTPUT
+           && actions[n_live - 1].type != DP_ACTION_PATCH) {
+        n_live--;
+    }
+    dp_actions_run__(&run, p, actions, n_live, false);
 }

@@ -33,6 +33,7 @@
 #include "packet/dp-packet.h"
 #include "classifier/dp-flow.h"
 #include "packet/packets.h"
+#include "base/compiler.h"
 
 struct pmd;
 
@@ -116,19 +117,29 @@ struct dp_packet *dp_actions_clone_pool_clone(struct dp_actions_clone_pool *,
 bool dp_actions_clone_pool_owns(const struct dp_actions_clone_pool *,
                          const struct dp_packet *p);
 
-/* Makes every clone unused again, except '*keep' if it is non-NULL and one
- * of the pool's clones: that one stays in use, possibly at a new address,
- * which is stored back in '*keep'.  Call only when nothing refers to the
+/* Makes every clone unused again, except those of the 'n_keep' packets
+ * '*keep[i]' that are the pool's clones: they stay in use, possibly at new
+ * addresses, which are stored back in '*keep[i]'.  'n_keep' is at most
+ * DP_ACTIONS_MAX_NESTING + 1.  Call only when nothing else refers to the
  * other clones any more (after all transmit batches were sent). */
 void dp_actions_clone_pool_recycle(struct dp_actions_clone_pool *,
-                            struct dp_packet **keep);
+                                   struct dp_packet **const *keep,
+                                   size_t n_keep);
+
+/* How deeply DP_ACTION_PATCH copies may nest: a packet may cross this many
+ * patch ports in a row (ofproto/xlate.c stops there). */
+#define DP_ACTIONS_MAX_NESTING 16
+BUILD_ASSERT_DECL(DP_ACTIONS_CLONE_POOL_SIZE > DP_ACTIONS_MAX_NESTING + 1);
 
 /* The executor. */
 
 /* Runs the 'n_actions' actions of 'actions' on 'p' for 'pmd': outputs are
  * queued with pmd_output() or pmd_output_bond(), modifications change 'p'
  * in place until it has been queued and a clone of it afterwards (see the
- * top of this file).  Modifications after the last output are skipped.  A
+ * top of this file).  A DP_ACTION_PATCH counts the crossing in the
+ * PMD's patch counters and runs its nested actions, if any, on a copy
+ * that the actions after them do not see.  Modifications after the last
+ * output are skipped.  A
  * packet whose remaining actions cannot run (no clone could be made) is
  * counted in PMD_STAT_DROP_ACTION_EXEC.  'p' is not freed; the caller's
  * ownership rules for it are unchanged.  PMD thread. */

@@ -57,9 +57,9 @@ VLOG_DEFINE_THIS_MODULE(dp_link);
 #define DP_LINK_CHECK_MS 500
 
 static void
-dp_link_forget_macs(struct dp *dp, const struct dp_port *port)
+dp_link_forget_macs(struct dp *dp OVS_UNUSED, const struct dp_port *port)
 {
-    mac_learning_flush_port(ofproto_mac_learning(dp->ofproto),
+    mac_learning_flush_port(ofproto_mac_learning(port->ofproto),
                             port->port_no);
 }
 
@@ -180,6 +180,7 @@ dp_link_event(struct dp *dp, const struct link_event *ev)
         struct dp_port *port = dp->ports[i];
 
         if (port && !port->tap && !port->dummy && !port->bond
+            && !port->patch_peer
             && (ev->type == LINK_EVENT_RESYNC
                 || (port->netdev && port->ifindex == ev->ifindex)
                 || !strcmp(ev->name, port->ifname))) {
@@ -198,8 +199,9 @@ dp_link_run(struct dp *dp, long long now)
     for (int i = 0; i < DP_MAX_PORTS; i++) {
         struct dp_port *port = dp->ports[i];
 
-        /* A socket error also catches what the monitor missed. */
-        if (port && !port->bond
+        /* A socket error also catches what the monitor missed.  A patch
+         * port's state follows its peer (dp-port.c). */
+        if (port && !port->bond && !port->patch_peer
             && (port->state != DP_PORT_UP
                 || netdev_health(port->netdev))) {
             dp_link_check(dp, port);

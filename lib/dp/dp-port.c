@@ -92,6 +92,10 @@ dp_port_new(const struct dp_port *tmpl)
         port->tap = tmpl->tap;
         port->afxdp = tmpl->afxdp;
         port->dummy = tmpl->dummy;
+        port->internal = tmpl->internal;
+        port->patch_peer = (tmpl->patch_peer ? xstrdup(tmpl->patch_peer)
+                            : NULL);
+        port->ofproto = tmpl->ofproto;
         port->pcap = tmpl->pcap ? xstrdup(tmpl->pcap) : NULL;
         port->xdp_generic = tmpl->xdp_generic;
         port->n_rxq = tmpl->n_rxq;
@@ -269,6 +273,23 @@ dp_port_open_bond(struct dp *dp, const struct config_port *cp,
     return port;
 }
 
+/* Opens patch port 'cp': nothing to open, and down until its peer is
+ * attached too (dp_port_attach()). */
+static struct dp_port *
+dp_port_open_patch(const struct config_port *cp)
+{
+    struct dp_port *port = dp_port_new(NULL);
+
+    port->name = xstrdup(cp->name);
+    port->ifname = xstrdup("");
+    port->patch_peer = xstrdup(cp->peer);
+    port->state = DP_PORT_DOWN;
+    ofproto_port_settings_init(&port->vlan,
+                               config_vlan_mode_to_string(cp->vlan_mode),
+                               cp->tag, cp->trunks, cp->n_trunks);
+    return port;
+}
+
 struct dp_port *
 dp_port_open(struct dp *dp, const struct config_port *cp,
              const struct config_other *other, char **errp)
@@ -279,17 +300,23 @@ dp_port_open(struct dp *dp, const struct config_port *cp,
     if (cp->type == CONFIG_PORT_BOND) {
         return dp_port_open_bond(dp, cp, other, errp);
     }
+    if (cp->type == CONFIG_PORT_PATCH) {
+        return dp_port_open_patch(cp);
+    }
     port = dp_port_new(NULL);
     port->name = xstrdup(cp->name);
     port->ifname = xstrdup(cp->interface);
-    port->tap = cp->type == CONFIG_PORT_TAP;
+    /* An internal port is a tap that the switch always creates, and that
+     * goes with the port. */
+    port->internal = cp->type == CONFIG_PORT_INTERNAL;
+    port->tap = cp->type == CONFIG_PORT_TAP || port->internal;
     port->afxdp = cp->type == CONFIG_PORT_AFXDP;
     port->dummy = cp->type == CONFIG_PORT_DUMMY;
     port->pcap = cp->pcap ? xstrdup(cp->pcap) : NULL;
     port->xdp_generic = (port->afxdp && cp->xdp_mode
                          && !strcmp(cp->xdp_mode, "generic"));
     port->n_rxq = cp->n_rxq ? cp->n_rxq : 1;
-    port->create = cp->create;
+    port->create = cp->create || port->internal;
     /* dp_check_config() has made sure that the settings are valid. */
     ofproto_port_settings_init(&port->vlan,
                                config_vlan_mode_to_string(cp->vlan_mode),
@@ -311,7 +338,7 @@ dp_port_open(struct dp *dp, const struct config_port *cp,
                                             cp->interface);
     }
     if (dp_port_open_netdev(dp, port, dp_port_provider(port, other),
-                            cp->create, replaces, errp)) {
+                            port->create, replaces, errp)) {
         if (port->created) {
             netlink_link_delete(port->ifname);
         }
@@ -336,6 +363,7 @@ dp_port_close(struct dp_port *port)
         }
         free(port->rxqs);
         free(port->pcap);
+        free(port->patch_peer);
         free(port->ifname);
         free(port->name);
         free(port);
@@ -375,7 +403,7 @@ dp_port_attach_members(struct dp *dp, struct dp_port *port)
 
     port->members = NULL;
     port->n_members = 0;
-    ofproto_port_set_bond(dp->ofproto, port->port_no,
+    ofproto_port_set_bond(port->ofproto, port->port_no,
                           bond_get_mode(port->bond), BOND_PORT_NONE);
     for (size_t i = 0; i < n; i++) {
         struct dp_port *m = members[i];
@@ -384,7 +412,7 @@ dp_port_attach_members(struct dp *dp, struct dp_port *port)
         char *name = xstrdup(m->name);
 
         m->bond_port_no = port->port_no;
-        if (dp_port_attach(dp, m)) {
+        if (dp_port_attach(dp, m, port->ofproto)) {
             VLOG_ERR("bond %s: member %s left out", port->name, name);
         } else {
             bond_member_add(port->bond, m->port_no, m->name, up);
@@ -398,8 +426,42 @@ dp_port_attach_members(struct dp *dp, struct dp_port *port)
     dp_bond_sync(dp, port);
 }
 
+/* The attached patch port that patch port 'port' names as its peer, if
+ * that one names 'port' back, else NULL. */
+static struct dp_port *
+dp_patch_peer(const struct dp *dp, const struct dp_port *port)
+{
+    struct dp_port *peer = dp_port_lookup(dp, port->patch_peer);
+
+    return (peer && peer->patch_peer && !strcmp(peer->patch_peer, port->name)
+            && peer->ofproto != port->ofproto ? peer : NULL);
+}
+
+/* Joins patch port 'port', just attached, to its peer if that one is
+ * attached too; else it waits, down, for the peer. */
+static void
+dp_patch_attach(struct dp *dp, struct dp_port *port)
+{
+    struct dp_port *peer = dp_patch_peer(dp, port);
+
+    ofproto_port_set_patch(port->ofproto, port->port_no, NULL, 0);
+    if (!peer) {
+        VLOG_INFO("port %s: patch, port number %d, waiting for its peer "
+                  "%s", port->name, port->port_no, port->patch_peer);
+        return;
+    }
+    ofproto_port_set_patch(port->ofproto, port->port_no, peer->ofproto,
+                           peer->port_no);
+    ofproto_port_set_patch(peer->ofproto, peer->port_no, port->ofproto,
+                           port->port_no);
+    port->state = peer->state = DP_PORT_UP;
+    VLOG_INFO("port %s: patch, port number %d, joined to %s on bridge %s",
+              port->name, port->port_no, peer->name,
+              ofproto_name(peer->ofproto));
+}
+
 int
-dp_port_attach(struct dp *dp, struct dp_port *port)
+dp_port_attach(struct dp *dp, struct dp_port *port, struct ofproto *bridge)
 {
     int port_no = -1;
 
@@ -417,20 +479,24 @@ dp_port_attach(struct dp *dp, struct dp_port *port)
     }
     dp->next_port_no = (port_no + 1) % DP_MAX_PORTS;
     dp_port_set_number(port, port_no);
+    port->ofproto = bridge;
     rcu_publish(dp->ports[port_no], port);
     dp->n_ports++;
     if (port->bond) {
-        ofproto_port_add(dp->ofproto, port_no, port->name, &port->vlan);
+        ofproto_port_add(bridge, port_no, port->name, &port->vlan);
         VLOG_INFO("port %s: bond, %s, port number %d", port->name,
                   bond_mode_to_string(bond_get_mode(port->bond)), port_no);
         dp_port_attach_members(dp, port);
         return 0;
     }
     if (port->bond_port_no != DP_PORT_NONE) {
-        ofproto_member_add(dp->ofproto, port_no, port->name,
-                           port->bond_port_no);
+        ofproto_member_add(bridge, port_no, port->name, port->bond_port_no);
     } else {
-        ofproto_port_add(dp->ofproto, port_no, port->name, &port->vlan);
+        ofproto_port_add(bridge, port_no, port->name, &port->vlan);
+    }
+    if (port->patch_peer) {
+        dp_patch_attach(dp, port);
+        return 0;
     }
     dp_port_poll(dp, port);
     VLOG_INFO("port %s: interface %s, port number %d, %s provider, link "
@@ -469,13 +535,34 @@ dp_port_remove(struct dp *dp, struct dp_port *port)
             }
         }
     }
+    if (port->patch_peer) {
+        struct dp_port *peer = dp_patch_peer(dp, port);
+
+        if (peer) {
+            /* The peer waits, down, for a new peer; no translation leads
+             * from it into this bridge once this returns. */
+            ofproto_port_set_patch(peer->ofproto, peer->port_no, NULL, 0);
+            peer->state = DP_PORT_DOWN;
+            peer->n_down++;
+        }
+    }
     none = xcalloc(port->n_rxqs + 1, sizeof *none);
     dp_move_rxqs(dp, port->rxqs, port->n_rxqs, none);
     free(none);
     rcu_publish(dp->ports[port->port_no], NULL);
     dp->n_ports--;
-    ofproto_port_del(dp->ofproto, port->port_no);
+    ofproto_port_del(port->ofproto, port->port_no);
     dp_wait_revalidation();
+    if (port->patch_peer) {
+        /* No flow crosses it any more: its number starts from zero for
+         * whichever port gets it next. */
+        for (int i = 0; i < dp->n_pmds; i++) {
+            struct pmd_patch_stats *ps = &dp->pmds[i]->patch[port->port_no];
+
+            __atomic_store_n(&ps->packets, 0, __ATOMIC_RELAXED);
+            __atomic_store_n(&ps->bytes, 0, __ATOMIC_RELAXED);
+        }
+    }
     VLOG_INFO("port %s: removed", port->name);
     dp_port_destroy(port);
 }
@@ -495,7 +582,8 @@ dp_port_destroy(struct dp_port *port)
 }
 
 void
-dp_port_get_stats(const struct dp_port *port, struct netdev_stats *s)
+dp_port_get_stats(const struct dp *dp, const struct dp_port *port,
+                  struct netdev_stats *s)
 {
     const uint64_t *base = (const uint64_t *) &port->stats_base;
     uint64_t *sum = (uint64_t *) s;
@@ -505,6 +593,26 @@ dp_port_get_stats(const struct dp_port *port, struct netdev_stats *s)
     if (port->netdev) {
         netdev_get_stats(port->netdev, s);
     }
+    if (port->patch_peer && dp) {
+        const struct dp_port *peer = dp_patch_peer(dp, port);
+
+        /* What crossed from it was sent on it, what crossed from its peer
+         * was received on it. */
+        for (int i = 0; i < dp->n_pmds; i++) {
+            const struct pmd_patch_stats *ps = dp->pmds[i]->patch;
+
+            s->tx_packets += __atomic_load_n(&ps[port->port_no].packets,
+                                             __ATOMIC_RELAXED);
+            s->tx_bytes += __atomic_load_n(&ps[port->port_no].bytes,
+                                           __ATOMIC_RELAXED);
+            if (peer) {
+                s->rx_packets += __atomic_load_n(&ps[peer->port_no].packets,
+                                                 __ATOMIC_RELAXED);
+                s->rx_bytes += __atomic_load_n(&ps[peer->port_no].bytes,
+                                               __ATOMIC_RELAXED);
+            }
+        }
+    }
     for (size_t i = 0; i < sizeof *s / sizeof(uint64_t); i++) {
         sum[i] += base[i];
     }
@@ -513,9 +621,9 @@ dp_port_get_stats(const struct dp_port *port, struct netdev_stats *s)
 /* Bonds. */
 
 void
-dp_bond_sync(struct dp *dp, struct dp_port *port)
+dp_bond_sync(struct dp *dp OVS_UNUSED, struct dp_port *port)
 {
-    ofproto_port_set_bond(dp->ofproto, port->port_no,
+    ofproto_port_set_bond(port->ofproto, port->port_no,
                           bond_get_mode(port->bond),
                           bond_get_active_member(port->bond));
 }
@@ -585,7 +693,7 @@ dp_port_replace(struct dp *dp, struct dp_port *old, struct dp_port *new)
     dp_move_rxqs(dp, rxqs, n, next);
     rcu_publish(dp->ports[old->port_no], new);
     rcu_synchronize();
-    dp_port_get_stats(old, &new->stats_base);
+    dp_port_get_stats(dp, old, &new->stats_base);
     dp_port_close(old);
     free(next);
     free(rxqs);

@@ -83,45 +83,54 @@ dp_port_vlan_settings(const struct config_port *cp,
 char *
 dp_check_config(const struct pmd_config *cfg)
 {
-    const struct config_bridge *br;
-    size_t n_ports;
+    size_t n_ports = 0;
     char *error;
 
-    if (cfg->n_bridges != 1) {
-        return xasprintf("exactly one bridge is supported, the config has "
-                         "%zu", cfg->n_bridges);
+    if (cfg->n_bridges > DP_MAX_BRIDGES) {
+        return xasprintf("at most %d bridges are supported, the config has "
+                         "%zu", DP_MAX_BRIDGES, cfg->n_bridges);
     }
-    br = &cfg->bridges[0];
-    /* Each bond member is a datapath port of its own. */
-    n_ports = br->n_ports;
-    for (size_t i = 0; i < br->n_ports; i++) {
-        n_ports += br->ports[i].n_members;
+    for (size_t b = 0; b < cfg->n_bridges; b++) {
+        const struct config_bridge *br = &cfg->bridges[b];
+
+        /* Each bond member is a datapath port of its own. */
+        n_ports += br->n_ports;
+        for (size_t i = 0; i < br->n_ports; i++) {
+            n_ports += br->ports[i].n_members;
+        }
     }
     if (n_ports > DP_MAX_PORTS) {
-        return xasprintf("bridge %s: at most %d ports are supported, "
-                         "counting each bond member", br->name,
-                         DP_MAX_PORTS);
+        return xasprintf("at most %d ports are supported, counting each "
+                         "bond member, the config has %zu", DP_MAX_PORTS,
+                         n_ports);
     }
-    for (size_t i = 0; i < br->n_ports; i++) {
-        const struct config_port *p = &br->ports[i];
-        struct ofproto_port_settings s;
+    for (size_t b = 0; b < cfg->n_bridges; b++) {
+        const struct config_bridge *br = &cfg->bridges[b];
 
-        /* A member's datapath port is named after its interface. */
-        for (size_t j = 0; j < p->n_members; j++) {
-            if (config_bridge_find_port(br, p->members[j])) {
-                return xasprintf("port %s: member interface %s has the "
-                                 "name of a port; rename that port",
-                                 p->name, p->members[j]);
+        for (size_t i = 0; i < br->n_ports; i++) {
+            const struct config_port *p = &br->ports[i];
+            struct ofproto_port_settings s;
+
+            /* A member's datapath port is named after its interface. */
+            for (size_t j = 0; j < p->n_members; j++) {
+                for (size_t c = 0; c < cfg->n_bridges; c++) {
+                    if (config_bridge_find_port(&cfg->bridges[c],
+                                                p->members[j])) {
+                        return xasprintf("port %s: member interface %s has "
+                                         "the name of a port; rename that "
+                                         "port", p->name, p->members[j]);
+                    }
+                }
             }
-        }
-        /* config.c has checked these; this keeps a hand-built config from
-         * getting a port that silently carries no VLAN. */
-        if (dp_port_vlan_settings(p, &s)) {
-            return xasprintf("port %s: inconsistent VLAN settings "
-                             "(\"vlan_mode\": \"%s\", \"tag\": %d, "
-                             "%zu \"trunks\")", p->name,
-                             config_vlan_mode_to_string(p->vlan_mode),
-                             p->tag, p->n_trunks);
+            /* config.c has checked these; this keeps a hand-built config
+             * from getting a port that silently carries no VLAN. */
+            if (dp_port_vlan_settings(p, &s)) {
+                return xasprintf("port %s: inconsistent VLAN settings "
+                                 "(\"vlan_mode\": \"%s\", \"tag\": %d, "
+                                 "%zu \"trunks\")", p->name,
+                                 config_vlan_mode_to_string(p->vlan_mode),
+                                 p->tag, p->n_trunks);
+            }
         }
     }
     /* The caller that knows the file name checks first, for a better
@@ -130,13 +139,20 @@ dp_check_config(const struct pmd_config *cfg)
     return error;
 }
 
-/* Resolves port 'name' of 'dp_' for rule parsing. */
-static bool
-dp_rule_port_lookup(const char *name, uint16_t *port_no, void *dp_)
-{
-    const struct dp_port *port = dp_port_lookup(dp_, name);
+/* What dp_rule_port_lookup() resolves names against. */
+struct dp_rule_ports__ {
+    const struct dp *dp;
+    const struct ofproto *bridge;
+};
 
-    if (!port) {
+/* Resolves port 'name' of the bridge in 'aux_' for rule parsing. */
+static bool
+dp_rule_port_lookup(const char *name, uint16_t *port_no, void *aux_)
+{
+    const struct dp_rule_ports__ *aux = aux_;
+    const struct dp_port *port = dp_port_lookup(aux->dp, name);
+
+    if (!port || port->ofproto != aux->bridge) {
         return false;
     }
     *port_no = port->port_no;
@@ -146,14 +162,20 @@ dp_rule_port_lookup(const char *name, uint16_t *port_no, void *dp_)
 char *
 dp_set_rules(struct dp *dp, const struct config_bridge *br)
 {
-    struct ofproto_rule **rules = xcalloc(br->n_rules + 1, sizeof *rules);
+    struct ofproto *bridge = dp_bridge_lookup(dp, br->name);
+    struct dp_rule_ports__ aux = { dp, bridge };
+    struct ofproto_rule **rules;
     long long now = time_msec();
 
+    if (!bridge) {
+        return xasprintf("no bridge named %s", br->name);
+    }
+    rules = xcalloc(br->n_rules + 1, sizeof *rules);
     for (size_t i = 0; i < br->n_rules; i++) {
         const struct config_rule *r = &br->rules[i];
         char *error = ofproto_rule_create(r->priority, r->cookie, r->match,
                                           r->actions, dp_rule_port_lookup,
-                                          dp, &rules[i]);
+                                          &aux, &rules[i]);
 
         if (error) {
             char *msg = xasprintf("%d:%d: rule %s", r->line, r->column,
@@ -168,9 +190,67 @@ dp_set_rules(struct dp *dp, const struct config_bridge *br)
         }
         rules[i]->created = now;
     }
-    ofproto_set_rules(dp->ofproto, rules, br->n_rules);
+    ofproto_set_rules(bridge, rules, br->n_rules);
     free(rules);
     return NULL;
+}
+
+/* Bridges. */
+
+struct ofproto *
+dp_bridge_lookup(const struct dp *dp, const char *name)
+{
+    struct ofproto *bridge;
+
+    DP_FOR_EACH_BRIDGE (bridge, dp) {
+        if (!strcmp(ofproto_name(bridge), name)) {
+            return bridge;
+        }
+    }
+    return NULL;
+}
+
+struct ofproto *
+dp_bridge_add(struct dp *dp, const char *name)
+{
+    for (int b = 0; b < DP_MAX_BRIDGES; b++) {
+        if (!dp->bridges[b]) {
+            struct ofproto *bridge = ofproto_create(name,
+                                                    dp->other.mac_aging_time);
+
+            ofproto_attach(bridge, b, &dp->change_seq);
+            rcu_publish(dp->bridges[b], bridge);
+            dp->n_bridges++;
+            VLOG_INFO("bridge %s: created", name);
+            return bridge;
+        }
+    }
+    return NULL;
+}
+
+void
+dp_bridge_remove(struct dp *dp, struct ofproto *bridge)
+{
+    char *name = xstrdup(ofproto_name(bridge));
+
+    /* Bonds take their members with them; patch peers are unlinked. */
+    for (int i = 0; i < DP_MAX_PORTS; i++) {
+        struct dp_port *port = dp->ports[i];
+
+        if (port && port->ofproto == bridge
+            && port->bond_port_no == DP_PORT_NONE) {
+            dp_port_remove(dp, port);
+        }
+    }
+    rcu_publish(dp->bridges[ofproto_index(bridge)], NULL);
+    dp->n_bridges--;
+    /* No PMD translates with it now (its ports are gone, and no patch
+     * port leads into it); one that still holds the pointer from
+     * pmd_changed_bridges() has let go after this. */
+    rcu_synchronize();
+    ofproto_destroy(bridge);
+    VLOG_INFO("bridge %s: removed", name);
+    free(name);
 }
 
 /* Rx queue assignment. */
@@ -622,8 +702,12 @@ dp_set_other(struct dp *dp, const struct config_other *other)
         }
     }
     if (other->mac_aging_time != dp->other.mac_aging_time) {
-        mac_learning_set_aging(ofproto_mac_learning(dp->ofproto),
-                               other->mac_aging_time);
+        struct ofproto *bridge;
+
+        DP_FOR_EACH_BRIDGE (bridge, dp) {
+            mac_learning_set_aging(ofproto_mac_learning(bridge),
+                                   other->mac_aging_time);
+        }
     }
     dp_apply_settings(dp, other);
     if (other->pmd_rxq_assign != dp->other.pmd_rxq_assign) {
@@ -652,10 +736,29 @@ dp_n_cpus(void)
     return n < 1 ? 1 : n;
 }
 
+/* Opens and attaches every port of 'cfg''s bridge 'br'. */
+static char *
+dp_add_bridge_ports(struct dp *dp, const struct pmd_config *cfg,
+                    const struct config_bridge *br)
+{
+    struct ofproto *bridge = dp_bridge_lookup(dp, br->name);
+    char *error = NULL;
+
+    for (size_t i = 0; i < br->n_ports && !error; i++) {
+        struct dp_port *port = dp_port_open(dp, &br->ports[i], &cfg->other,
+                                            &error);
+
+        if (port && dp_port_attach(dp, port, bridge)) {
+            error = xasprintf("port %s: the port table is full",
+                              br->ports[i].name);
+        }
+    }
+    return error;
+}
+
 struct dp *
 dp_create(const struct pmd_config *cfg, char **errp)
 {
-    const struct config_bridge *br;
     int cores[DP_MAX_PMDS];
     int n_cores;
     struct dp *dp;
@@ -664,16 +767,13 @@ dp_create(const struct pmd_config *cfg, char **errp)
     if (*errp) {
         return NULL;
     }
-    br = &cfg->bridges[0];
     n_cores = dp_pmd_cores(&cfg->other, dp_n_cpus(), cores, errp);
     if (!n_cores) {
         return NULL;
     }
 
     dp = xzalloc(sizeof *dp);
-    dp->name = xstrdup(br->name);
     dp->n_cpus = dp_n_cpus();
-    dp->ofproto = ofproto_create(br->name, cfg->other.mac_aging_time);
     dp->other = cfg->other;
     dp->stats_cleared_ms = time_msec();
     pmd_perf_tsc_hz();          /* Calibrates now, not in a PMD or reply. */
@@ -684,18 +784,15 @@ dp_create(const struct pmd_config *cfg, char **errp)
         VLOG_WARN("use-tpacket-v3 is true but this build has no TPACKET_V3 "
                   "support; using recvmmsg/sendmmsg");
     }
-    *errp = dp_set_pmds(dp, cores, n_cores);
-    for (size_t i = 0; i < br->n_ports && !*errp; i++) {
-        struct dp_port *port = dp_port_open(dp, &br->ports[i],
-                                            &cfg->other, errp);
-
-        if (port && dp_port_attach(dp, port)) {
-            *errp = xasprintf("port %s: the port table is full",
-                              br->ports[i].name);
-        }
+    for (size_t b = 0; b < cfg->n_bridges; b++) {
+        dp_bridge_add(dp, cfg->bridges[b].name);
     }
-    if (!*errp) {
-        *errp = dp_set_rules(dp, br);
+    *errp = dp_set_pmds(dp, cores, n_cores);
+    for (size_t b = 0; b < cfg->n_bridges && !*errp; b++) {
+        *errp = dp_add_bridge_ports(dp, cfg, &cfg->bridges[b]);
+    }
+    for (size_t b = 0; b < cfg->n_bridges && !*errp; b++) {
+        *errp = dp_set_rules(dp, &cfg->bridges[b]);
     }
     if (*errp) {
         dp_destroy(dp);
@@ -721,14 +818,15 @@ dp_destroy(struct dp *dp)
         struct dp_port *port = dp->ports[i];
 
         if (port) {
-            ofproto_port_del(dp->ofproto, i);
+            ofproto_port_del(port->ofproto, i);
             dp->ports[i] = NULL;
             dp_port_destroy(port);
         }
     }
-    ofproto_destroy(dp->ofproto);
+    for (int b = 0; b < DP_MAX_BRIDGES; b++) {
+        ofproto_destroy(dp->bridges[b]);
+    }
     free(dp->pmds);
-    free(dp->name);
     free(dp);
 }
 
@@ -764,9 +862,12 @@ void
 dp_run(struct dp *dp)
 {
     long long now = time_msec();
+    struct ofproto *bridge;
 
     netdev_run();
-    ofproto_run(dp->ofproto, now);
+    DP_FOR_EACH_BRIDGE (bridge, dp) {
+        ofproto_run(bridge, now);
+    }
     dp_link_run(dp, now);
     dp_bond_run(dp, now);
     if (now >= dp->next_interval_ms) {
@@ -794,7 +895,7 @@ dp_log_stats(const struct dp *dp)
         if (!port) {
             continue;
         }
-        dp_port_get_stats(port, &s);
+        dp_port_get_stats(dp, port, &s);
         VLOG_INFO("stats: port %s rx_packets=%"PRIu64" rx_bytes=%"PRIu64
                   " tx_packets=%"PRIu64" tx_bytes=%"PRIu64
                   " rx_ring_full=%"PRIu64" rx_truncated=%"PRIu64

@@ -2,10 +2,15 @@
  * Copyright (c) 2026 The pmdswitch authors.
  * SPDX-License-Identifier: Apache-2.0
  *
- * The datapath: one bridge's ports, the PMD threads that poll them, and
- * the slow path (ofproto) they call on a miss.  dp_create() opens every
- * port and starts the PMDs, or fails leaving nothing behind; dp_destroy()
- * stops the PMDs and closes the ports.
+ * The datapath: the ports of every bridge, the PMD threads that poll them,
+ * and the bridges' slow paths (one ofproto each) they call on a miss, as
+ * Open vSwitch puts several bridges over one dpif-netdev.  A port belongs
+ * to one bridge, whose slow path decides for the packets it receives; a
+ * megaflow records the bridges its translation went through, and a change
+ * in one bridge revalidates only the flows of that bridge.  dp_create()
+ * makes every bridge, opens every port and starts the PMDs, or fails
+ * leaving nothing behind; dp_destroy() stops the PMDs and closes the
+ * ports.
  *
  * The control thread owns the dp and changes it while traffic flows: ports
  * come and go, a port's provider is swapped, PMD threads are added or
@@ -31,8 +36,13 @@ struct pmd;
 struct pmd_config;
 struct pmd_rxq;
 
-#define DP_MAX_PORTS 256
+#define DP_MAX_PORTS OFPROTO_MAX_PORTS
 #define DP_MAX_PMDS 64
+#define DP_MAX_BRIDGES OFPROTO_MAX_BRIDGES
+
+/* The datapath's name in dpctl/show ("netdev@pmdswitch"), as Open vSwitch
+ * shows its userspace datapath as "netdev@ovs-netdev". */
+#define DP_NAME "pmdswitch"
 
 enum dp_port_state {
     DP_PORT_UP,                 /* Polled. */
@@ -42,8 +52,14 @@ enum dp_port_state {
 };
 
 /* A port.  Once published in dp->ports, PMDs read only 'port_no',
- * 'netdev' and 'bond', which never change: a port that gets another
- * netdev (provider swap, interface back) is replaced by a new struct.
+ * 'netdev', 'bond' and 'ofproto', which never change: a port that gets
+ * another netdev (provider swap, interface back) is replaced by a new
+ * struct.
+ *
+ * A patch port has no netdev either: output to it crosses into the peer
+ * port's bridge within the translation (ofproto_port_set_patch()), and its
+ * counters are the PMDs' patch counters.  It is up while its peer is
+ * attached.
  *
  * A bond is a port with a 'bond' and no netdev, rx queues or interface
  * ('ifname' is ""); it is a port of the slow path.  Each of its members
@@ -54,12 +70,16 @@ struct dp_port {
     char *name;                 /* Port name from the config. */
     struct netdev *netdev;      /* NULL while missing, and for a bond. */
     struct bond *bond;          /* Bonds only; owned by the port. */
+    struct ofproto *ofproto;    /* Its bridge's slow path. */
 
     /* Control thread only. */
     char *ifname;               /* The kernel interface it stands for. */
     bool tap;                   /* Type "tap". */
     bool afxdp;                 /* Type "afxdp" (neither: "system"). */
     bool dummy;                 /* Type "dummy": no kernel interface. */
+    bool internal;              /* Type "internal": a tap it creates. */
+    char *patch_peer;           /* Type "patch": the peer port's name;
+                                 * NULL for other types. */
     char *pcap;                 /* dummy: "pcap" option, or NULL. */
     bool xdp_generic;           /* afxdp: "xdp-mode" "generic". */
     int n_rxq;                  /* Rx queues asked for. */
@@ -102,9 +122,14 @@ struct dp_settings {
 };
 
 struct dp {
-    char *name;                         /* Bridge name. */
     struct dp_port *ports[DP_MAX_PORTS]; /* RCU-published; NULL if free. */
-    struct ofproto *ofproto;            /* NORMAL and, later, rules. */
+    struct ofproto *bridges[DP_MAX_BRIDGES]; /* RCU-published, by
+                                              * ofproto_index(); NULL if
+                                              * free. */
+    uint64_t change_seq;                /* Every bridge increments it after
+                                         * its generation changes; PMDs
+                                         * read it (acquire) each
+                                         * iteration. */
     struct dp_settings settings;
 
     /* Control thread only. */
@@ -112,6 +137,7 @@ struct dp {
     uint16_t next_port_no;              /* Where the next free slot search
                                          * starts: numbers are not reused
                                          * at once. */
+    int n_bridges;                      /* Non-NULL entries of 'bridges'. */
     struct config_other other;          /* In force. */
     struct pmd **pmds;                  /* Sorted by core. */
     int n_pmds;
@@ -124,10 +150,11 @@ struct dp {
                                          * the last pmd-stats-clear. */
 };
 
-/* Builds the datapath for the first bridge of 'cfg': opens each port with
- * the provider other_config selects, creates one PMD per core of
- * pmd-cpu-mask and assigns rx queues.  On failure returns NULL and a
- * message in '*errp' (to free), with every port closed again. */
+/* Builds the datapath for the bridges of 'cfg': creates each bridge,
+ * opens each port with the provider other_config selects, creates one PMD
+ * per core of pmd-cpu-mask and assigns rx queues.  On failure returns
+ * NULL and a message in '*errp' (to free), with every port closed
+ * again. */
 struct dp *dp_create(const struct pmd_config *cfg, char **errp);
 void dp_destroy(struct dp *);         /* Accepts NULL. */
 
@@ -154,10 +181,12 @@ struct dp_port *dp_port_open(struct dp *, const struct config_port *cp,
 /* Closes 'port', which is not attached or no longer reachable. */
 void dp_port_close(struct dp_port *port);
 
-/* Attaches 'port' (from dp_port_open()): gives it a port number, tells
- * the slow path and spreads its rx queues over the PMDs.  Fails only if
- * the port table is full (then 'port' is closed). */
-int dp_port_attach(struct dp *, struct dp_port *port);
+/* Attaches 'port' (from dp_port_open()) to bridge 'bridge': gives it a
+ * port number, tells the slow path and spreads its rx queues over the
+ * PMDs; a patch port whose peer is attached is joined to it.  Fails only
+ * if the port table is full (then 'port' is closed). */
+int dp_port_attach(struct dp *, struct dp_port *port,
+                   struct ofproto *bridge);
 
 /* Detaches 'port' and closes it, once no PMD can use it any more. */
 void dp_port_remove(struct dp *, struct dp_port *port);
@@ -171,8 +200,11 @@ char *dp_set_other(struct dp *, const struct config_other *other);
 /* Reassigns every rx queue to the PMDs by pmd-rxq-assign. */
 void dp_rxq_rebalance(struct dp *);
 
-/* Sums the counters of 'port' over every provider it had. */
-void dp_port_get_stats(const struct dp_port *, struct netdev_stats *);
+/* Sums the counters of 'port' of 'dp' over every provider it had; those
+ * of a patch port come from the PMDs' patch counters ('dp' may be NULL
+ * for other ports). */
+void dp_port_get_stats(const struct dp *, const struct dp_port *,
+                       struct netdev_stats *);
 
 /* Copies PMD 'pmd''s counters since the last pmd-stats-clear. */
 void dp_pmd_stats(const struct pmd *, struct pmd_perf_snapshot *);
@@ -187,9 +219,28 @@ void dp_link_event(struct dp *, const struct link_event *ev);
  * by dp_run(). */
 void dp_link_run(struct dp *, long long now);
 
+/* Bridges. */
+
+/* The bridge named 'name', or NULL. */
+struct ofproto *dp_bridge_lookup(const struct dp *, const char *name);
+
+/* Adds bridge 'name' (not there yet), with no ports.  Returns it, or NULL
+ * if the datapath has DP_MAX_BRIDGES bridges. */
+struct ofproto *dp_bridge_add(struct dp *, const char *name);
+
+/* Removes the ports of 'bridge' and then the bridge, once no PMD can use
+ * it any more. */
+void dp_bridge_remove(struct dp *, struct ofproto *bridge);
+
+/* Iterates 'BR' over the bridges, in index order. */
+#define DP_FOR_EACH_BRIDGE(BR, DP)                                       \
+    for (int b__ = 0; b__ < DP_MAX_BRIDGES; b__++)                        \
+        if (((BR) = (DP)->bridges[b__]) != NULL)
+
 /* Installs the rules of bridge 'br' (already checked, see
- * config_check_rules()) as the rule table of 'dp', resolving port names
- * against 'dp''s ports, and waits until every PMD uses them.  Returns NULL,
+ * config_check_rules()) as the rule table of the bridge of that name,
+ * resolving port names against its ports, and waits until every PMD uses
+ * them.  Returns NULL,
  * or an error message to free with nothing changed.  Control thread. */
 char *dp_set_rules(struct dp *, const struct config_bridge *br);
 

@@ -22,6 +22,7 @@
 #include "packet/miniflow.h"
 #include "dp/dp-actions-execute.h"
 #include "dp/pmd.h"
+#include "base/rcu.h"
 #include "classifier/smc.h"
 #include "ofproto/upcall.h"
 #include "base/coverage.h"
@@ -207,14 +208,16 @@ handle_miss(struct pipeline_ctx *ctx, const struct netdev_flow_key *key,
     struct pmd *pmd = ctx->pmd;
     uint16_t in_port = ctx->in_port;
     struct netdev_flow_key mask;
+    const struct dp_port *port;
     struct xlate_out xout;
     struct dp_flow *flow;
     struct flow flow_key;
     int error;
 
     miniflow_expand(&key->mf, &flow_key);
-    error = upcall_xlate(pmd->dp->ofproto, &flow_key, true, pmd->now_ms,
-                         &xout);
+    /* The port is polled, so it is there; its bridge decides. */
+    port = rcu_read(pmd->dp->ports[in_port]);
+    error = upcall_xlate(port->ofproto, &flow_key, true, pmd->now_ms, &xout);
     if (error) {
         VLOG_WARN_RL(&rl, "upcall on port %u failed (error %d)",
                      in_port, error);
@@ -226,6 +229,7 @@ handle_miss(struct pipeline_ctx *ctx, const struct netdev_flow_key *key,
         flow = dp_flow_create(key, &mask, in_port, xout.actions,
                               xout.n_actions, pmd->now_ms);
         flow->rule_stats = xout.rule_stats;
+        flow->bridges = xout.bridges;
         ctx->transient[ctx->n_transient++] = flow;
         pmd_perf_add(&pmd->perf, PMD_STAT_OVER_FLOW_LIMIT, 1);
         return flow;
@@ -233,6 +237,7 @@ handle_miss(struct pipeline_ctx *ctx, const struct netdev_flow_key *key,
     flow = dp_flow_table_add(&pmd->flows, key, &mask, in_port, xout.actions,
                           xout.n_actions, pmd->now_ms);
     flow->rule_stats = xout.rule_stats;
+    flow->bridges = xout.bridges;
     dpcls_insert(pmd_get_dpcls(pmd, in_port), &flow->cr, key, &mask);
     emc_probabilistic_insert(pmd->emc, key, flow, emc_inv_prob);
     if (smc_enable) {

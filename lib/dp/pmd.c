@@ -75,6 +75,7 @@ pmd_create(struct dp *dp, int core_id)
     smc_init(&pmd->smc);
     dp_flow_table_init(&pmd->flows);
     pmd->tx = xzalloc_cacheline(DP_MAX_PORTS * sizeof *pmd->tx);
+    pmd->patch = xzalloc_cacheline(DP_MAX_PORTS * sizeof *pmd->patch);
     dp_actions_clone_pool_init(&pmd->clones, DP_ACTIONS_CLONE_POOL_SIZE,
                         DP_ACTIONS_CLONE_FRAME_MAX);
     return pmd;
@@ -101,6 +102,7 @@ pmd_destroy(struct pmd *pmd)
     free(pmd->wait_fds);
     free(pmd->emc);
     free(pmd->tx);
+    free(pmd->patch);
     dp_actions_clone_pool_uninit(&pmd->clones);
     free(pmd);
 }
@@ -164,7 +166,7 @@ pmd_flush_tx(struct pmd *pmd)
     }
     pmd->n_dirty_tx = 0;
     /* No transmit batch refers to a clone any more. */
-    dp_actions_clone_pool_recycle(&pmd->clones, NULL);
+    dp_actions_clone_pool_recycle(&pmd->clones, NULL, 0);
 }
 
 void
@@ -206,28 +208,41 @@ pmd_remove_flow(struct pmd *pmd, struct dp_flow *flow)
     dp_flow_table_remove(&pmd->flows, flow);
 }
 
-/* Re-translates every flow when the slow path changed (a MAC learned,
- * moved or aged, a port added or removed) and deletes the ones whose
- * decision differs, so they stop forwarding the old way at once. */
-static uint32_t
-pmd_revalidate(struct pmd *pmd, uint64_t gen)
+/* The bridge whose slow path decides for packets received on 'port_no',
+ * or NULL if the port is gone.  PMD thread (RCU reader). */
+static struct ofproto *
+pmd_port_bridge(const struct pmd *pmd, uint16_t port_no)
 {
-    struct ofproto *ofproto = pmd->dp->ofproto;
+    const struct dp_port *port = rcu_read(pmd->dp->ports[port_no]);
+
+    return port ? port->ofproto : NULL;
+}
+
+/* Re-translates every flow that went through a bridge in 'changed' (bits
+ * of ofproto_index()) when the slow path of those bridges changed (a MAC
+ * learned, moved or aged, a port added or removed, new rules), and
+ * deletes the ones whose decision differs, so they stop forwarding the
+ * old way at once.  Flows of other bridges are not looked at. */
+static uint32_t
+pmd_revalidate(struct pmd *pmd, uint64_t changed)
+{
     uint32_t n_removed = 0;
 
-    pmd->ofproto_gen = gen;
     for (uint32_t i = 0; i < pmd->flows.n_slots; i++) {
         struct dp_flow *flow = pmd->flows.flows[i];
+        struct ofproto *ofproto;
         struct flow masked, mask;
 
-        if (!flow) {
+        if (!flow || !(flow->bridges & changed)) {
             continue;
         }
+        ofproto = pmd_port_bridge(pmd, flow->in_port);
         miniflow_expand(&flow->cr.flow.mf, &masked);
         miniflow_expand(&flow->mask.mf, &mask);
-        if (!upcall_revalidate_rule(ofproto, &masked, &mask, flow->actions,
-                                    flow->n_actions, flow->rule_stats,
-                                    pmd->now_ms)) {
+        if (!ofproto
+            || !upcall_revalidate_rule(ofproto, &masked, &mask,
+                                       flow->actions, flow->n_actions,
+                                       flow->rule_stats, pmd->now_ms)) {
             pmd_remove_flow(pmd, flow);
             n_removed++;
         }
@@ -235,6 +250,25 @@ pmd_revalidate(struct pmd *pmd, uint64_t gen)
     pmd_perf_add(&pmd->perf, PMD_STAT_REVALIDATIONS, 1);
     pmd_perf_add(&pmd->perf, PMD_STAT_FLOWS_INVALIDATED, n_removed);
     return n_removed;
+}
+
+/* Returns the bridges (bits of ofproto_index()) whose generation changed
+ * since this PMD last looked, and remembers the new generations. */
+static uint64_t
+pmd_changed_bridges(struct pmd *pmd)
+{
+    uint64_t changed = 0;
+
+    for (int b = 0; b < DP_MAX_BRIDGES; b++) {
+        struct ofproto *ofproto = rcu_read(pmd->dp->bridges[b]);
+        uint64_t gen = ofproto ? ofproto_generation(ofproto) : 0;
+
+        if (gen != pmd->bridge_gens[b]) {
+            pmd->bridge_gens[b] = gen;
+            changed |= UINT64_C(1) << b;
+        }
+    }
+    return changed;
 }
 
 /* Deletes flows idle for longer than the idle timeout, and keeps the MAC
@@ -258,10 +292,13 @@ pmd_expire_flows(struct pmd *pmd)
             pmd_remove_flow(pmd, flow);
             n_removed++;
         } else if (flow->used >= last_sweep) {
+            struct ofproto *ofproto = pmd_port_bridge(pmd, flow->in_port);
             struct flow masked;
 
-            miniflow_expand(&flow->cr.flow.mf, &masked);
-            ofproto_mac_refresh(pmd->dp->ofproto, &masked, pmd->now_ms);
+            if (ofproto) {
+                miniflow_expand(&flow->cr.flow.mf, &masked);
+                ofproto_mac_refresh(ofproto, &masked, pmd->now_ms);
+            }
         }
     }
     pmd_perf_add(&pmd->perf, PMD_STAT_FLOWS_EXPIRED, n_removed);
@@ -272,11 +309,19 @@ pmd_expire_flows(struct pmd *pmd)
 void
 pmd_housekeeping(struct pmd *pmd)
 {
-    uint64_t gen = ofproto_generation(pmd->dp->ofproto);
+    /* Pairs with the release increments of the counter by the bridges:
+     * once it has changed, their new generations are visible. */
+    uint64_t seq = __atomic_load_n(&pmd->dp->change_seq, __ATOMIC_ACQUIRE);
     uint32_t n_removed = 0;
 
-    if (gen != pmd->ofproto_gen) {
-        n_removed += pmd_revalidate(pmd, gen);
+    if (seq != pmd->change_seq) {
+        uint64_t changed;
+
+        pmd->change_seq = seq;
+        changed = pmd_changed_bridges(pmd);
+        if (changed) {
+            n_removed += pmd_revalidate(pmd, changed);
+        }
     }
     if (pmd->now_ms >= pmd->next_sweep_ms) {
         pmd->next_sweep_ms = pmd->now_ms + PMD_SWEEP_INTERVAL_MS;
@@ -556,7 +601,9 @@ pmd_main(void *pmd_)
     rcu_register_thread();
     pmd->now_ms = time_msec();
     pmd->next_sweep_ms = pmd->now_ms + PMD_SWEEP_INTERVAL_MS;
-    pmd->ofproto_gen = ofproto_generation(pmd->dp->ofproto);
+    pmd->change_seq = __atomic_load_n(&pmd->dp->change_seq,
+                                      __ATOMIC_ACQUIRE);
+    pmd_changed_bridges(pmd);
     pmd->cycles_per_us = MAX(1, pmd_perf_tsc_hz() / 1000000);
     VLOG_INFO("pmd thread on core %d started", pmd->core_id);
 
@@ -582,8 +629,9 @@ pmd_main(void *pmd_)
         if (n || !(++idle % PMD_IDLE_CLOCK_INTERVAL)) {
             pmd->now_ms = time_msec();
             pmd_housekeeping(pmd);
-        } else if (ofproto_generation(pmd->dp->ofproto)
-                   != pmd->ofproto_gen) {
+        } else if (__atomic_load_n(&pmd->dp->change_seq, __ATOMIC_RELAXED)
+                   != pmd->change_seq) {
+            /* pmd_housekeeping() reads it again, with acquire. */
             pmd_housekeeping(pmd);
         }
         /* Pairs with the release in pmd_request_run(). */

@@ -64,6 +64,13 @@ struct pmd_poll_list {
     struct pmd_rxq *rxqs[];
 };
 
+/* What crossed one patch port to its peer on one PMD
+ * (DP_ACTION_PATCH): sent on the patch port, received on its peer. */
+struct pmd_patch_stats {
+    uint64_t packets;
+    uint64_t bytes;
+};
+
 /* One output port's pending transmit batch. */
 struct pmd_tx {
     struct dp_batch batch;
@@ -119,6 +126,9 @@ struct pmd {
 
     /* Counters: PMD writes, anyone reads. */
     struct pmd_perf_stats perf;
+    struct pmd_patch_stats *patch; /* DP_MAX_PORTS, by patch port number;
+                                    * the control thread zeroes a removed
+                                    * port's once no PMD can cross it. */
 
     /* Control thread only. */
     struct pmd_perf_snapshot stats_base; /* At the last pmd-stats-clear. */
@@ -136,7 +146,9 @@ struct pmd {
     uint16_t n_dirty_tx;
     struct dp_actions_clone_pool clones; /* Copy-on-write packets; all unused
                                    * again after pmd_flush_tx(). */
-    uint64_t ofproto_gen;       /* Slow-path generation flows reflect. */
+    uint64_t change_seq;        /* dp->change_seq the flows reflect. */
+    uint64_t bridge_gens[DP_MAX_BRIDGES]; /* Each bridge's generation the
+                                           * flows reflect (0: none). */
     long long next_sweep_ms;    /* Next idle-flow sweep and re-rank. */
     long long now_ms;           /* Time at the start of this iteration. */
     uint64_t last_rx_cycles;    /* cycles_now() of the last frame. */

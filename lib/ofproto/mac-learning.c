@@ -56,6 +56,10 @@ struct mac_learning {
     /* Written under 'mutex' with release ordering, read lock-free with
      * acquire ordering (mac_learning_generation()). */
     uint64_t generation;
+
+    /* Also incremented (release) after 'generation', if nonnull: the
+     * datapath's counter of slow-path changes.  Set before use. */
+    uint64_t *change_seq;
 };
 
 static void
@@ -134,6 +138,17 @@ ml_bump_generation(struct mac_learning *ml)
 {
     /* Pairs with the acquire load in mac_learning_generation(). */
     __atomic_add_fetch(&ml->generation, 1, __ATOMIC_RELEASE);
+    if (ml->change_seq) {
+        /* Pairs with the acquire load of the datapath's counter in
+         * pmd.c: a PMD that sees it change sees 'generation' too. */
+        __atomic_add_fetch(ml->change_seq, 1, __ATOMIC_RELEASE);
+    }
+}
+
+void
+mac_learning_set_change_seq(struct mac_learning *ml, uint64_t *change_seq)
+{
+    ml->change_seq = change_seq;
 }
 
 static unsigned int

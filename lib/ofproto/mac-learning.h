@@ -108,6 +108,11 @@ bool mac_learning_refresh(struct mac_learning *ml, struct eth_addr mac,
  * by the control thread. */
 size_t mac_learning_run(struct mac_learning *ml, long long now);
 
+/* Makes every change of 'ml''s generation also increment '*change_seq'
+ * (release), the counter a datapath's PMDs watch for any bridge.  Control
+ * thread, before 'ml' is used by another thread. */
+void mac_learning_set_change_seq(struct mac_learning *, uint64_t *change_seq);
+
 /* Removes every entry (bumps the generation if there were any). */
 void mac_learning_flush(struct mac_learning *ml);
 

@@ -38,6 +38,11 @@ struct ofproto_port {
     enum bond_mode bond_mode;   /* Bonds only. */
     uint16_t bond_active;       /* Active-backup bonds: the active member,
                                  * or BOND_PORT_NONE. */
+    bool is_patch;              /* A patch port: output crosses to
+                                 * 'patch_peer'. */
+    struct ofproto *patch_peer; /* Patch ports: the peer's bridge, or NULL
+                                 * while the peer is missing. */
+    uint16_t patch_peer_port;   /* Patch ports: the peer's port number. */
 };
 
 /* A port set.  Never changed once published: writers copy, modify and
@@ -49,6 +54,11 @@ struct ofproto_ports {
 
 struct ofproto {
     char *name;                     /* Immutable. */
+    unsigned int index;             /* Among the datapath's bridges; set
+                                     * by ofproto_attach() before use. */
+    uint64_t *change_seq;           /* Incremented (release) after every
+                                     * generation change; NULL for a
+                                     * bridge without a datapath. */
     struct mac_learning *ml;        /* Has its own mutex. */
 
     /* Serialises port additions and removals. */
@@ -69,6 +79,10 @@ struct ofproto {
     struct rule_table *rules;
     uint64_t rule_generation;
 };
+
+/* Increments the datapath's change counter, if any, after a generation
+ * change (release; see ofproto_attach()). */
+void ofproto_changed__(struct ofproto *);
 
 /* The VLAN a frame whose outer TCI is 'tci' (only the VID and CFI bits
  * count) belongs to when a port with settings 's' receives it, or -1 if

@@ -210,6 +210,7 @@ ofproto_ports_replace__(struct ofproto *ofproto, struct ofproto_ports *new)
     __atomic_store_n(&ofproto->ports, new, __ATOMIC_RELEASE);
     /* Pairs with the acquire load in ofproto_generation(). */
     __atomic_add_fetch(&ofproto->port_generation, 1, __ATOMIC_RELEASE);
+    ofproto_changed__(ofproto);
     rcu_synchronize();
     return old;
 }
@@ -227,6 +228,70 @@ ofproto_create(const char *name, unsigned int mac_aging_sec)
     ofproto->ports = ofproto_ports_alloc(0);
     ofproto->rules = rule_table_create(NULL, 0);
     return ofproto;
+}
+
+void
+ofproto_changed__(struct ofproto *ofproto)
+{
+    if (ofproto->change_seq) {
+        /* Pairs with the acquire load of the counter in pmd.c. */
+        __atomic_add_fetch(ofproto->change_seq, 1, __ATOMIC_RELEASE);
+    }
+}
+
+void
+ofproto_attach(struct ofproto *ofproto, unsigned int index,
+               uint64_t *change_seq)
+{
+    ovs_assert(index < OFPROTO_MAX_BRIDGES);
+    ofproto->index = index;
+    ofproto->change_seq = change_seq;
+    mac_learning_set_change_seq(ofproto->ml, change_seq);
+    /* Every generation counter only grows and bumps '*change_seq' too,
+     * so a bridge that had this index before never reached this value:
+     * a PMD that remembers its generation sees the change. */
+    __atomic_add_fetch(&ofproto->port_generation,
+                       __atomic_load_n(change_seq, __ATOMIC_RELAXED) + 1,
+                       __ATOMIC_RELEASE);
+    ofproto_changed__(ofproto);
+}
+
+unsigned int
+ofproto_index(const struct ofproto *ofproto)
+{
+    return ofproto->index;
+}
+
+int
+ofproto_port_set_patch(struct ofproto *ofproto, uint16_t port_no,
+                       struct ofproto *peer, uint16_t peer_port)
+{
+    struct ofproto_ports *old, *new;
+    struct ofproto_port *port;
+    size_t i;
+
+    pthread_mutex_lock(&ofproto->ports_mutex);
+    old = ofproto->ports;
+    i = ofproto_ports_lower_bound(old, port_no);
+    if (i >= old->n || old->ports[i].port_no != port_no) {
+        pthread_mutex_unlock(&ofproto->ports_mutex);
+        return ENOENT;
+    }
+    port = &old->ports[i];
+    if (port->is_patch && port->patch_peer == peer
+        && (!peer || port->patch_peer_port == peer_port)) {
+        pthread_mutex_unlock(&ofproto->ports_mutex);
+        return 0;
+    }
+    new = ofproto_ports_alloc(old->n);
+    memcpy(new->ports, old->ports, old->n * sizeof old->ports[0]);
+    port = &new->ports[i];
+    port->is_patch = true;
+    port->patch_peer = peer;
+    port->patch_peer_port = peer ? peer_port : 0;
+    free(ofproto_ports_replace__(ofproto, new));
+    pthread_mutex_unlock(&ofproto->ports_mutex);
+    return 0;
 }
 
 void
@@ -550,6 +615,7 @@ ofproto_set_rules(struct ofproto *ofproto, struct ofproto_rule **rules,
     __atomic_store_n(&ofproto->rules, new, __ATOMIC_RELEASE);
     /* Pairs with the acquire load in ofproto_generation(). */
     __atomic_add_fetch(&ofproto->rule_generation, 1, __ATOMIC_RELEASE);
+    ofproto_changed__(ofproto);
 
     /* A PMD iteration polls (translating and forwarding with its flows),
      * then checks ofproto_generation() and revalidates, then announces a

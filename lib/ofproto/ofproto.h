@@ -37,8 +37,12 @@ struct ofproto_rule;
 struct rule_table;
 
 /* The most ports a bridge may have (the datapath's port numbers are
- * 0..DP_MAX_PORTS - 1, also 256). */
-#define OFPROTO_MAX_PORTS 256
+ * 0..DP_MAX_PORTS - 1, as many). */
+#define OFPROTO_MAX_PORTS 2048
+
+/* The most bridges a datapath has: a megaflow records the bridges its
+ * translation went through as bits of a uint64_t. */
+#define OFPROTO_MAX_BRIDGES 64
 
 /* Longest port name, including the terminating NUL. */
 #define OFPROTO_PORT_NAME_SIZE 32
@@ -117,6 +121,30 @@ struct ofproto *ofproto_create(const char *name, unsigned int mac_aging_sec);
 void ofproto_destroy(struct ofproto *);
 
 const char *ofproto_name(const struct ofproto *);
+
+/* Joins 'ofproto' to a datapath: 'index' (< OFPROTO_MAX_BRIDGES) is its
+ * place among the datapath's bridges, which translations record (see
+ * xlate_out 'bridges'), and '*change_seq' is a counter it increments
+ * (release) after every change of its generation, so that a PMD watches
+ * one counter for all bridges.  Its generation then differs from any a
+ * bridge that had 'index' before ever had.  Control thread, before the
+ * bridge is used by another thread. */
+void ofproto_attach(struct ofproto *, unsigned int index,
+                    uint64_t *change_seq);
+
+/* The index given to ofproto_attach() (0 before).  Any thread. */
+unsigned int ofproto_index(const struct ofproto *);
+
+/* Makes port 'port_no' a patch port whose peer is port 'peer_port' of
+ * bridge 'peer': NORMAL and the rules output to it by crossing into
+ * 'peer', where the packet is received on 'peer_port' and translated by
+ * that bridge in the same translation.  'peer' NULL keeps it a patch port
+ * with no peer (output to it goes nowhere), which is what it must be
+ * before 'peer' is destroyed.  Returns 0 or ENOENT.  Changes
+ * ofproto_generation() if anything changed.  Same thread rules as
+ * ofproto_port_add(). */
+int ofproto_port_set_patch(struct ofproto *, uint16_t port_no,
+                           struct ofproto *peer, uint16_t peer_port);
 
 /* The bridge's MAC table, for fdb/show, fdb/flush and settings.  Owned by
  * 'ofproto'. */

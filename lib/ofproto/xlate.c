@@ -43,6 +43,11 @@ COVERAGE_DEFINE(rule_table_miss);
 /* Frames a bond drops on input (see ofproto_port_set_bond()). */
 COVERAGE_DEFINE(bond_drop_backup_member);
 COVERAGE_DEFINE(bond_drop_reflection);
+/* Outputs to patch ports that did not cross: no peer, a bridge the packet
+ * was in already (what keeps patch loops from forming), too deep. */
+COVERAGE_DEFINE(patch_drop_no_peer);
+COVERAGE_DEFINE(patch_drop_bridge_visited);
+COVERAGE_DEFINE(patch_drop_too_deep);
 
 /* State of one translation. */
 struct xlate_ctx {
@@ -65,6 +70,10 @@ struct xlate_ctx {
     bool trace_full;            /* out->trace was cut. */
     int error;                  /* First error, 0 if none. */
     bool normal_ran;            /* NORMAL ran (it learns sources). */
+    uint64_t bridges;           /* Bridges entered so far (bits of
+                                 * ofproto_index()): a patch never leads
+                                 * into one of them again. */
+    int depth;                  /* Patch crossings around this point. */
 };
 
 /* Translation: reading the flow.  Each helper returns a field and marks
@@ -327,11 +336,17 @@ xlate_port_vlan_string(const struct ofproto_port *port, char buf[64])
  * of the source MAC and VLAN 'vlan' (if negative: of the packet's outer
  * tag, read only then, so that other outputs leave it out of the mask) or,
  * in the other modes, by the packet's RSS hash. */
+static void xlate_rules(struct xlate_ctx *);
+static void xlate_patch_output(struct xlate_ctx *,
+                               const struct ofproto_port *);
+
 static void
 xlate_port_output(struct xlate_ctx *ctx, const struct ofproto_port *port,
                   int vlan)
 {
-    if (port->is_bond) {
+    if (port->is_patch) {
+        xlate_patch_output(ctx, port);
+    } else if (port->is_bond) {
         struct dp_action a;
 
         dp_action_init(&a, DP_ACTION_BOND_OUTPUT);
@@ -700,6 +715,99 @@ xlate_rules(struct xlate_ctx *ctx)
     }
 }
 
+/* Patch ports. */
+
+/* Outputs the packet as it is now to patch port 'port': it is received on
+ * the peer port of the peer bridge, which translates it there and then,
+ * into actions that run on a copy (DP_ACTION_PATCH), so that what that
+ * bridge does to the packet does not change what this one outputs next.
+ * The packet enters each bridge at most once per translation: a patch
+ * that would lead back into a bridge it was in drops that copy, so patch
+ * ports can form no loop, and two patches between the same two bridges
+ * deliver it once. */
+static void
+xlate_patch_output(struct xlate_ctx *ctx, const struct ofproto_port *port)
+{
+    struct ofproto *peer = port->patch_peer;
+    struct rule_stats *rule_stats = ctx->out->rule_stats;
+    struct xlate_ctx saved = *ctx;
+    char port_s[XLATE_PORT_STRING_SIZE];
+    struct dp_action a;
+    uint32_t at;
+
+    if (!peer) {
+        COVERAGE_INC(patch_drop_no_peer);
+        xlate_report(ctx, "patch: port %s has no peer, dropping",
+                     port->name);
+        return;
+    }
+    if (ctx->bridges & (UINT64_C(1) << peer->index)) {
+        COVERAGE_INC(patch_drop_bridge_visited);
+        xlate_report(ctx, "patch: port %s leads back into bridge %s, which "
+                     "this packet was in already, dropping", port->name,
+                     peer->name);
+        return;
+    }
+    if (ctx->depth >= XLATE_MAX_PATCH_DEPTH) {
+        COVERAGE_INC(patch_drop_too_deep);
+        xlate_report(ctx, "patch: port %s: %d patch ports in a row, "
+                     "dropping", port->name, ctx->depth);
+        return;
+    }
+
+    dp_action_init(&a, DP_ACTION_PATCH);
+    a.port = port->port_no;
+    a.patch.peer = port->patch_peer_port;
+    at = ctx->out->n_actions;
+    xlate_emit(ctx, &a);
+    if (ctx->error) {
+        return;
+    }
+    ctx->ofproto = peer;
+    ctx->ports = ofproto_ports_get(peer);
+    ctx->flow.in_port = port->patch_peer_port;
+    ctx->bridges |= UINT64_C(1) << peer->index;
+    ctx->depth++;
+    xlate_report(ctx, "patch: %s crosses to bridge %s, in_port %s",
+                 port->name, peer->name,
+                 xlate_port_string(ctx, port->patch_peer_port, port_s));
+    xlate_rules(ctx);
+    ctx->out->actions[at].patch.n_nested = ctx->out->n_actions - at - 1;
+
+    /* Back in this bridge, with the packet as it was before the copy.
+     * The flow keeps crediting this bridge's rule. */
+    ctx->ofproto = saved.ofproto;
+    ctx->ports = saved.ports;
+    ctx->flow = saved.flow;
+    ctx->vlan_known = saved.vlan_known;
+    ctx->vlan_tci = saved.vlan_tci;
+    ctx->depth = saved.depth;
+    ctx->out->rule_stats = rule_stats;
+    xlate_report(ctx, "patch: back in bridge %s", ctx->ofproto->name);
+}
+
+/* A copy made for a patch crossing that no action follows is not needed:
+ * the packet is not used afterwards.  Makes such a crossing (the last of
+ * the 'n' actions of 'actions', and so on inside it) run in place. */
+static void
+xlate_patch_unnest_tail(struct dp_action *actions, uint32_t n)
+{
+    uint32_t last = UINT32_MAX;
+
+    for (uint32_t i = 0; i < n; i++) {
+        last = i;
+        if (actions[i].type == DP_ACTION_PATCH) {
+            i += actions[i].patch.n_nested;
+        }
+    }
+    if (last != UINT32_MAX && actions[last].type == DP_ACTION_PATCH
+        && last + 1 + actions[last].patch.n_nested == n) {
+        xlate_patch_unnest_tail(&actions[last + 1],
+                                actions[last].patch.n_nested);
+        actions[last].patch.n_nested = 0;
+    }
+}
+
 /* Translation entry points. */
 
 /* Translates 'flow' into 'out'.  Stores in '*normal_ranp' (if nonnull)
@@ -717,6 +825,7 @@ xlate__(struct ofproto *ofproto, const struct flow *flow, bool learn,
         .now = now,
         .learn = learn,
         .tracing = tracing,
+        .bridges = UINT64_C(1) << ofproto->index,
     };
 
     out->n_actions = 0;
@@ -726,6 +835,8 @@ xlate__(struct ofproto *ofproto, const struct flow *flow, bool learn,
     out->trace[0] = '\0';
 
     xlate_rules(&ctx);
+    xlate_patch_unnest_tail(out->actions, out->n_actions);
+    out->bridges = ctx.bridges;
 
     if (tracing) {
         out->final_flow = ctx.flow;

@@ -39,8 +39,14 @@ struct rule_stats;
  * per bridge port but the input port, so OFPROTO_MAX_PORTS is enough for
  * NORMAL; the rule table may need more and fails the translation with
  * E2BIG when it does not fit. */
-#define XLATE_MAX_ACTIONS 256
+#define XLATE_MAX_ACTIONS 2048
 BUILD_ASSERT_DECL(XLATE_MAX_ACTIONS >= OFPROTO_MAX_PORTS);
+
+/* The most patch ports a packet crosses in a row.  Each crossing enters a
+ * bridge the translation has not been in yet, so a chain of patches ends
+ * after at most OFPROTO_MAX_BRIDGES bridges anyway; this bounds how deeply
+ * the datapath's copies nest. */
+#define XLATE_MAX_PATCH_DEPTH 16
 
 /* Bytes of the decision trace, newline-separated lines.  A longer trace is
  * cut at a line boundary and ends with "...". */
@@ -59,6 +65,11 @@ struct xlate_out {
      * (NORMAL alone, or a table miss).  The flow installed for this
      * translation credits its counts there when it is deleted. */
     struct rule_stats *rule_stats;
+
+    /* The bridges the translation went through, bit ofproto_index() of
+     * each: the input port's bridge and every bridge a patch port led to.
+     * A change in any of them revalidates the flow. */
+    uint64_t bridges;
 
     /* Only xlate_actions_trace() fills these; otherwise empty.
      * 'final_flow' is the packet as the actions leave it (after the

@@ -82,6 +82,20 @@ format_set_vlan__(struct ds *t, uint16_t tci, uint16_t mask)
     ds_put_format(t, "))");
 }
 
+/* Formats port 'port' by name if 'port_name' knows it, else by number. */
+static void
+format_port__(struct ds *t, uint16_t port,
+              dp_actions_port_name_func *port_name, void *aux)
+{
+    const char *name = port_name ? port_name(port, aux) : NULL;
+
+    if (name) {
+        ds_put_format(t, "%s", name);
+    } else {
+        ds_put_format(t, "%u", port);
+    }
+}
+
 static void
 format_action__(struct ds *t, const struct dp_action *a,
                 uint8_t nw_proto, dp_actions_port_name_func *port_name, void *aux)
@@ -132,6 +146,13 @@ format_action__(struct ds *t, const struct dp_action *a,
                       a->type == DP_ACTION_SET_TP_SRC ? "src" : "dst",
                       ntohs(a->tp_port));
         return;
+    case DP_ACTION_PATCH:
+        ds_put_format(t, "patch(");
+        format_port__(t, a->port, port_name, aux);
+        ds_put_format(t, ",");
+        format_port__(t, a->patch.peer, port_name, aux);
+        ds_put_format(t, ")");
+        return;
     case DP_ACTION_BOND_OUTPUT:
         if (a->hash) {
             ds_put_format(t, "lb_output(%u,hash=0x%08x)", a->port, a->hash);
@@ -143,6 +164,34 @@ format_action__(struct ds *t, const struct dp_action *a,
     ds_put_format(t, "unknown(%u)", a->type);
 }
 
+/* Formats the 'n' actions of 'actions', a patch crossing that runs on a
+ * copy as "clone(patch(X,Y),...)". */
+static void
+format_actions__(struct ds *t, const struct dp_action *actions, uint32_t n,
+                 uint8_t nw_proto, dp_actions_port_name_func *port_name,
+                 void *aux)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        const struct dp_action *a = &actions[i];
+
+        if (i) {
+            ds_put_format(t, ",");
+        }
+        if (a->type == DP_ACTION_PATCH && a->patch.n_nested) {
+            uint32_t n_nested = MIN(a->patch.n_nested, n - i - 1);
+
+            ds_put_format(t, "clone(");
+            format_action__(t, a, nw_proto, port_name, aux);
+            ds_put_format(t, ",");
+            format_actions__(t, a + 1, n_nested, nw_proto, port_name, aux);
+            ds_put_format(t, ")");
+            i += n_nested;
+        } else {
+            format_action__(t, a, nw_proto, port_name, aux);
+        }
+    }
+}
+
 char *
 dp_actions_format(const struct dp_action *actions, uint32_t n_actions,
                    uint8_t nw_proto, dp_actions_port_name_func *port_name, void *aux)
@@ -152,12 +201,7 @@ dp_actions_format(const struct dp_action *actions, uint32_t n_actions,
     if (!n_actions) {
         return xstrdup("drop");
     }
-    for (uint32_t i = 0; i < n_actions; i++) {
-        if (i) {
-            ds_put_format(&t, ",");
-        }
-        format_action__(&t, &actions[i], nw_proto, port_name, aux);
-    }
+    format_actions__(&t, actions, n_actions, nw_proto, port_name, aux);
     return ds_steal_cstr(&t);
 }
 
@@ -236,27 +280,57 @@ action_json__(const struct dp_action *a, uint8_t nw_proto)
     case DP_ACTION_BOND_OUTPUT:
         return json_pack("{s:{s:i, s:I}}", "lb_output", "port", a->port,
                          "hash", (json_int_t) a->hash);
+    case DP_ACTION_PATCH:
+        return json_pack("{s:{s:i, s:i}}", "patch", "port", a->port,
+                         "peer", a->patch.peer);
     }
     return json_pack("{s:i}", "unknown", a->type);
+}
+
+/* The 'n' actions of 'actions' as a JSON array; a patch crossing that
+ * runs on a copy is {"clone": [{"patch": ...}, ...]}. */
+static json_t *
+actions_json__(const struct dp_action *actions, uint32_t n,
+               uint8_t nw_proto)
+{
+    json_t *array = json_array();
+
+    for (uint32_t i = 0; i < n; i++) {
+        const struct dp_action *a = &actions[i];
+
+        if (a->type == DP_ACTION_PATCH && a->patch.n_nested) {
+            uint32_t n_nested = MIN(a->patch.n_nested, n - i - 1);
+            json_t *nested = actions_json__(a + 1, n_nested, nw_proto);
+
+            json_array_insert_new(nested, 0, action_json__(a, nw_proto));
+            json_array_append_new(array, json_pack("{s:o}", "clone",
+                                                   nested));
+            i += n_nested;
+        } else {
+            json_array_append_new(array, action_json__(a, nw_proto));
+        }
+    }
+    return array;
 }
 
 json_t *
 dp_actions_to_json(const struct dp_action *actions, uint32_t n_actions,
                     uint8_t nw_proto)
 {
-    json_t *array = json_array();
     bool outputs_only = true;
+    json_t *array;
 
     for (uint32_t i = 0; i < n_actions; i++) {
         if (actions[i].type != DP_ACTION_OUTPUT) {
             outputs_only = false;
         }
     }
+    if (!outputs_only) {
+        return actions_json__(actions, n_actions, nw_proto);
+    }
+    array = json_array();
     for (uint32_t i = 0; i < n_actions; i++) {
-        json_array_append_new(array, (outputs_only
-                                      ? json_integer(actions[i].port)
-                                      : action_json__(&actions[i],
-                                                      nw_proto)));
+        json_array_append_new(array, json_integer(actions[i].port));
     }
     return array;
 }

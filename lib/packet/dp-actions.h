@@ -31,6 +31,13 @@ enum dp_action_type {
     DP_ACTION_BOND_OUTPUT,      /* Send to a member of bond port 'port',
                                  * chosen by 'hash' (balance-slb), or by the
                                  * packet's RSS hash if 'hash' is 0. */
+    DP_ACTION_PATCH,            /* The packet crosses from patch port 'port'
+                                 * to its peer 'patch.peer' (counted as
+                                 * sent on one, received on the other).  If
+                                 * 'patch.n_nested' is nonzero, the next
+                                 * 'patch.n_nested' actions (the peer
+                                 * bridge's) run on a copy, and the actions
+                                 * after them on the packet as it was. */
 };
 
 struct dp_action {
@@ -46,6 +53,10 @@ struct dp_action {
         ovs_be32 ipv4;
         ovs_be16 tp_port;
         uint32_t hash;
+        struct {
+            uint16_t peer;      /* PATCH: the port it arrives on. */
+            uint16_t n_nested;  /* PATCH: actions on a copy, or 0. */
+        } patch;
     };
 };
 
