@@ -54,40 +54,59 @@ cni_error_destroy(struct cni_error *error)
     }
 }
 
-struct cni_error *
-cni_request_read(struct cni_request *req)
+/* Reads 'fd' to its end, at most CNI_MAX_CONFIG_SIZE bytes, into
+ * 'req->text' (null-terminated) and 'req->size'.  Returns 0, EFBIG or the
+ * errno of a failed read. */
+static int
+cni_request_read__(int fd, struct cni_request *req)
 {
     size_t allocated = 4096;
-    json_t *conf, *version;
 
     req->text = xmalloc(allocated);
     req->size = 0;
-    /* Someone at a terminal is not a runtime: don't wait for input. */
-    for (bool tty = isatty(STDIN_FILENO); !tty;) {
+    for (;;) {
         ssize_t n;
 
         if (req->size + 1 >= allocated) {
             allocated *= 2;
             req->text = xrealloc(req->text, allocated);
         }
-        n = read(STDIN_FILENO, req->text + req->size,
-                 allocated - req->size - 1);
+        n = read(fd, req->text + req->size, allocated - req->size - 1);
+        req->text[req->size + (n > 0 ? n : 0)] = '\0';
         if (n == 0) {
-            break;
+            return 0;
         } else if (n < 0 && errno != EINTR) {
-            return cni_error_create(CNI_ERR_IO, "cannot read the network "
-                                    "config", "reading stdin: %s",
-                                    strerror(errno));
-        } else if (n > 0) {
-            req->size += n;
+            return errno;
         }
+        req->size += n > 0 ? n : 0;
         if (req->size > CNI_MAX_CONFIG_SIZE) {
-            return cni_error_create(CNI_ERR_IO, "network config too large",
-                                    "more than %d bytes on stdin",
-                                    CNI_MAX_CONFIG_SIZE);
+            return EFBIG;
         }
     }
-    req->text[req->size] = '\0';
+}
+
+struct cni_error *
+cni_request_read(struct cni_request *req)
+{
+    json_t *conf, *version;
+    int error = 0;
+
+    /* Someone at a terminal is not a runtime: don't wait for input. */
+    if (isatty(STDIN_FILENO)) {
+        req->text = xstrdup("");
+        req->size = 0;
+    } else {
+        error = cni_request_read__(STDIN_FILENO, req);
+    }
+    if (error == EFBIG) {
+        return cni_error_create(CNI_ERR_IO, "network config too large",
+                                "more than %d bytes on stdin",
+                                CNI_MAX_CONFIG_SIZE);
+    } else if (error) {
+        return cni_error_create(CNI_ERR_IO, "cannot read the network "
+                                "config", "reading stdin: %s",
+                                strerror(error));
+    }
 
     conf = json_loadb(req->text, req->size, 0, NULL);
     version = json_object_get(conf, "cniVersion");

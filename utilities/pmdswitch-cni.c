@@ -115,6 +115,23 @@ struct add_ctx {
     struct cni_iface cont;      /* The container end. */
 };
 
+/* Turns IPv6 off on interface 'name': a switch port has no address of its
+ * own, and should not send router solicitations or join groups.  Best
+ * effort, as on a host without IPv6. */
+static void
+disable_ipv6(const char *name)
+{
+    char *sysctl = xasprintf("/proc/sys/net/ipv6/conf/%s/disable_ipv6",
+                             name);
+    FILE *file = fopen(sysctl, "w");
+
+    if (file) {
+        fputs("1\n", file);
+        fclose(file);
+    }
+    free(sysctl);
+}
+
 /* Makes the veth pair, with the container end directly in the container's
  * namespace, and brings the host end up. */
 static struct cni_error *
@@ -122,8 +139,6 @@ add_veth(struct add_ctx *ctx)
 {
     const struct cni_request *req = ctx->req;
     struct netlink_link_info info;
-    char *sysctl;
-    FILE *file;
     int error;
 
     error = netlink_link_create_veth_ns(req->host_ifname, req->ifname,
@@ -145,17 +160,7 @@ add_veth(struct add_ctx *ctx)
     }
     ctx->veth_made = true;
 
-    /* A switch port has no address of its own, so no IPv6 on the host
-     * end; best effort, as on a host without IPv6. */
-    sysctl = xasprintf("/proc/sys/net/ipv6/conf/%s/disable_ipv6",
-                       req->host_ifname);
-    file = fopen(sysctl, "w");
-    if (file) {
-        fputs("1\n", file);
-        fclose(file);
-    }
-    free(sysctl);
-
+    disable_ipv6(req->host_ifname);
     error = netlink_link_set_up(req->host_ifname, true);
     if (!error) {
         error = netlink_link_get(req->host_ifname, &info);

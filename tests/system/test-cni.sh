@@ -129,7 +129,7 @@ nothing_left()
     if ip link show dev "$host" >/dev/null 2>&1; then
         ps_fail "$1: host veth $host is still there"
     fi
-    if ports | grep -q "^$host "; then
+    if grep -q "^$host " <<<"$(ports)"; then
         ps_fail "$1: port $host is still on br0"
     fi
     if [[ -n "$(leases "$1")" ]]; then
@@ -190,7 +190,7 @@ add()
 # check_result NS ID: checks the result of ADD and what it set up.
 check_result()
 {
-    local ns=$1 id=$2 host addr result=$PS_LOG_DIR/$2.result
+    local ns=$1 id=$2 host addr addr6 out result=$PS_LOG_DIR/$2.result
     host=$(host_name "$id" eth0)
     jq -e --arg host "$host" --arg sb "/run/netns/$ns" '
         .cniVersion == "1.0.0"
@@ -211,13 +211,18 @@ check_result()
     addr=$(jq -r '.ips[0].address' "$result")
     addr6=$(jq -r '.ips[1].address' "$result")
     ps_info "ok: ADD $id: $addr and $addr6 on eth0 in $ns, host end $host"
-    ps_ns "$ns" ip -o addr show dev eth0 | grep -qF " inet $addr " ||
+    # Output first, then grep: "grep -q" closing the pipe early would fail
+    # the writer, and the pipeline with it under pipefail.
+    out=$(ps_ns "$ns" ip -o addr show dev eth0)
+    grep -qF " inet $addr " <<<"$out" ||
         ps_fail "$id: $addr is not on eth0 in $ns"
-    ps_ns "$ns" ip -o addr show dev eth0 | grep -qF " inet6 $addr6 " ||
+    grep -qF " inet6 $addr6 " <<<"$out" ||
         ps_fail "$id: $addr6 is not on eth0 in $ns"
-    ps_ns "$ns" ip route show default | grep -q "via 10.79.31.1 dev eth0" ||
+    out=$(ps_ns "$ns" ip route show default)
+    grep -q "via 10.79.31.1 dev eth0" <<<"$out" ||
         ps_fail "$id: no default route via 10.79.31.1 in $ns"
-    ps_ns "$ns" ip -6 route show default | grep -q "via fd79:31::1 dev eth0" ||
+    out=$(ps_ns "$ns" ip -6 route show default)
+    grep -q "via fd79:31::1 dev eth0" <<<"$out" ||
         ps_fail "$id: no IPv6 default route via fd79:31::1 in $ns"
     ps_assert_eq "$id: MTU in the namespace" 1400 \
         "$(ps_ns "$ns" cat /sys/class/net/eth0/mtu)"
@@ -225,7 +230,7 @@ check_result()
         "$(cat "/sys/class/net/$host/mtu")"
     [[ "$(jq -r '.interfaces[1].mac' "$result")" == "$(ps_mac "$ns" eth0)" ]] \
         || ps_fail "$id: the result's MAC is not eth0's"
-    ports | grep -qx "$host $host 10" ||
+    grep -qx "$host $host 10" <<<"$(ports)" ||
         { ports >&2; ps_fail "$id: $host is not an access port of VLAN 10"; }
     ps_assert_eq "$id: host-local's leases" "${addr%/*} ${addr6%/*}" \
         "$(leases "$id")"
@@ -350,7 +355,7 @@ TAKEN=$(host_name scni-e13 eth0)
 ps_add_veth_to_ns "$B2" eth0 scni-taken
 ps_appctl add-port br0 "$TAKEN" interface=scni-taken >/dev/null
 expect_code 102 "port name taken" ADD scni-e13 "$NS" eth0 "$NET"
-ports | grep -q "^$TAKEN scni-taken " ||
+grep -q "^$TAKEN scni-taken " <<<"$(ports)" ||
     ps_fail "the port that was there before was removed"
 ps_appctl del-port br0 "$TAKEN" >/dev/null
 nothing_left scni-e13 eth0
