@@ -210,7 +210,7 @@ for c in spod-c1 spod-c2; do
     ps_record_pid "$(spod_podman inspect -f '{{.State.Pid}}' "$c")"
     NETNS[$c]=$(basename "$(spod_podman inspect \
                                 -f '{{.NetworkSettings.SandboxKey}}' "$c")")
-    ps__record ns "${NETNS[$c]}"
+    ps_record_ns "${NETNS[$c]}"
     ADDR[$c]=$(spod_podman inspect \
                    -f '{{(index .NetworkSettings.Networks "psnet").IPAddress}}' "$c")
     [[ ${ADDR[$c]} =~ ^$SUBNET\.1[0-9]$ ]] ||
@@ -288,7 +288,7 @@ ps_info "iperf3 TCP spod-c1 -> spod-c2: $bytes bytes, $gbps Gbit/s"
 ((bytes > 1000000)) || ps_fail "iperf3 moved only $bytes bytes"
 
 # --------------------------------------------------------------------------
-# Stop and remove: ports, veths, leases and cache entries go.
+# Stop and remove: ports, veths, leases, namespaces and cache entries go.
 spod_podman stop -t 5 spod-c1 spod-c2 >/dev/null
 spod_podman rm spod-c1 spod-c2 >/dev/null
 ps_assert_eq "containers left" "" "$(spod_podman ps -a -q)"
