@@ -35,7 +35,7 @@ SUBNET=10.79.60
 HOST_ADDR=$SUBNET.1
 
 ps_require_root
-ps_require_cmds ip podman runc conmon iperf3 python3 jq ldd chroot findmnt
+ps_require_cmds ip podman runc conmon catatonit iperf3 python3 jq ldd chroot findmnt
 ps_require_daemon
 [[ -x "$PLUGIN" ]] || ps_skip "$PLUGIN not built"
 for p in host-local loopback; do
