@@ -52,6 +52,7 @@ EXTRA_DIST += tests/test-parse-pcap.sh
 
 # Rootless datapath tests: the real daemon on dummy ports (no root).
 DUMMY_TESTS = \
+	tests/dummy/test-bridges.sh \
 	tests/dummy/test-conservation.sh \
 	tests/dummy/test-coverage.sh \
 	tests/dummy/test-expiry.sh \

@@ -105,14 +105,17 @@ bridge_ctl_finish(struct unixctl_conn *conn, struct config_reload *r,
                                                   "nothing"));
         return;
     }
-    if (error) {
+    if (!error) {
+        error = config_change(r, cmd, doc, &summary);
+    } else {
+        json_decref(doc);
+    }
+    if (error && strncmp(error, cmd, strlen(cmd))) {
+        /* Validation errors name the command already; the others not. */
         char *msg = xasprintf("%s: %s", cmd, error);
 
-        json_decref(doc);
         free(error);
         error = msg;
-    } else {
-        error = config_change(r, cmd, doc, &summary);
     }
     if (error) {
         unixctl_command_reply_error(conn, error);

@@ -93,6 +93,10 @@ declare -A ARGS=(
     [rule/add]="br0 priority=1,actions=normal" [rule/del]=br0 [rule/dump]=br0
     [bond/show]=up0 [bond/disable-member]="up0 sctl-m2"
     [bond/enable-member]="up0 sctl-m2" [bond/set-active-member]="up0 sctl-m1"
+    [add-br]="--may-exist br9"
+    [add-port]="--may-exist br9 q9 type=patch options:peer=q8"
+    [del-br]="--if-exists br8" [del-port]="--if-exists q7"
+    [list-ports]=br9 [port-to-br]=q9 [set-port]="q9 tag=5"
 )
 commands=$(ps_appctl -f json list-commands |
            python3 -c 'import json, sys
