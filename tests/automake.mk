@@ -3,6 +3,7 @@
 UNIT_TESTS = \
 	tests/test-bond \
 	tests/test-byte-ring \
+	tests/test-cni-conf \
 	tests/test-config \
 	tests/test-config-diff \
 	tests/test-config-edit \
@@ -71,6 +72,11 @@ EXTRA_DIST += tests/tsan.supp
 
 tests_test_bond_SOURCES = tests/test-bond.c
 tests_test_bond_LDADD = $(PMD_LIBS)
+# The CNI plugin's request parsing, built from its own source.
+tests_test_cni_conf_SOURCES = tests/test-cni-conf.c utilities/cni-conf.c \
+	utilities/cni.h
+tests_test_cni_conf_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
+tests_test_cni_conf_LDADD = $(PMD_LIBS)
 tests_test_config_SOURCES = tests/test-config.c
 tests_test_config_LDADD = $(PMD_LIBS)
 tests_test_config_diff_SOURCES = tests/test-config-diff.c

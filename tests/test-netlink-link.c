@@ -465,6 +465,58 @@ test_veth(void)
     netlink_link_delete(VETH0);
 }
 
+/* Opens the calling thread's network namespace.  Returns an fd or -1. */
+static int
+open_own_netns(void)
+{
+    return open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
+}
+
+/* A veth pair whose peer is made in another namespace, with an MTU on both
+ * ends, as the CNI plugin makes it.  The other namespace is a second
+ * unshare() of this process; the test moves between the two with
+ * setns(). */
+static void
+test_veth_ns(void)
+{
+    struct netlink_link_info info;
+    int here, there;
+
+    here = open_own_netns();
+    if (here < 0 || unshare(CLONE_NEWNET)) {
+        CHECK(false, "cannot make a second namespace: %s", strerror(errno));
+        return;
+    }
+    there = open_own_netns();
+    CHECK(there >= 0 && !setns(here, CLONE_NEWNET), "back to the first "
+          "namespace: %s", strerror(errno));
+
+    CHECK_INT(netlink_link_create_veth_ns(VETH0, VETH1, there, -1), EINVAL);
+    CHECK_INT(netlink_link_create_veth_ns(VETH0, VETH1, there, 1400), 0);
+    CHECK_INT(netlink_link_get(VETH0, &info), 0);
+    CHECK_INT(info.mtu, 1400);
+    CHECK_INT(netlink_link_get(VETH1, &info), ENODEV);
+    /* Names clash where each end would go, and nothing is created. */
+    CHECK_INT(netlink_link_create_veth_ns(VETH0, OTHER, there, 0), EEXIST);
+    CHECK_INT(netlink_link_create_veth_ns(OTHER, VETH1, there, 0), EEXIST);
+    CHECK_INT(netlink_link_get(OTHER, &info), ENODEV);
+
+    CHECK(!setns(there, CLONE_NEWNET), "setns: %s", strerror(errno));
+    CHECK_INT(netlink_link_get(VETH1, &info), 0);
+    CHECK_INT(info.mtu, 1400);
+    CHECK_STR(info.kind, "veth");
+    CHECK_INT(netlink_link_get(VETH0, &info), ENODEV);
+    CHECK(!setns(here, CLONE_NEWNET), "setns: %s", strerror(errno));
+
+    /* Deleting the end here deletes the one there. */
+    CHECK_INT(netlink_link_delete(VETH0), 0);
+    CHECK(!setns(there, CLONE_NEWNET), "setns: %s", strerror(errno));
+    CHECK_INT(netlink_link_get(VETH1, &info), ENODEV);
+    CHECK(!setns(here, CLONE_NEWNET), "setns: %s", strerror(errno));
+    close(there);
+    close(here);
+}
+
 int
 main(void)
 {
@@ -479,6 +531,7 @@ main(void)
         { "loopback", test_loopback },
         { "permission", test_permission },
         { "veth", test_veth },
+        { "veth-ns", test_veth_ns },
     };
 
     setvbuf(stdout, NULL, _IOLBF, 0);

@@ -36,3 +36,26 @@ else
 EXTRA_DIST += utilities/bash-completion/pmdswitch-appctl
 endif
 EXTRA_DIST += utilities/install-deps.sh
+
+# The CNI plugin.  Runtimes look for it by the network config's "type",
+# "pmdswitch", in their plugin directories (usually /opt/cni/bin), where the
+# administrator links or copies it; see pmdswitch-cni(8).  The "pmdswitch"
+# link beside it lets cniexecdir itself be one of those directories.
+cniexecdir = $(libexecdir)/pmdswitch/cni
+cniexec_PROGRAMS = utilities/pmdswitch-cni
+dist_man_MANS += utilities/pmdswitch-cni.8
+utilities_pmdswitch_cni_SOURCES = \
+	utilities/pmdswitch-cni.c \
+	utilities/cni.h \
+	utilities/cni-conf.c \
+	utilities/cni-ipam.c \
+	utilities/cni-netns.c \
+	utilities/cni-switch.c
+utilities_pmdswitch_cni_LDADD = $(PMD_LIBS)
+install-exec-hook: install-cni-link
+uninstall-hook: uninstall-cni-link
+install-cni-link:
+	cd $(DESTDIR)$(cniexecdir) && ln -sf pmdswitch-cni pmdswitch
+uninstall-cni-link:
+	rm -f $(DESTDIR)$(cniexecdir)/pmdswitch
+.PHONY: install-cni-link uninstall-cni-link

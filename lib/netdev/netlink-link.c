@@ -260,21 +260,28 @@ netlink_link_set_mtu(const char *name, int mtu)
 int
 netlink_link_create_veth(const char *name, const char *peer)
 {
+    return netlink_link_create_veth_ns(name, peer, -1, 0);
+}
+
+int
+netlink_link_create_veth_ns(const char *name, const char *peer,
+                            int peer_netns_fd, int mtu)
+{
     struct rtnl_link *link, *peer_link;
     struct nl_sock *sock;
     int error;
 
     if (!netlink_link_name_valid__(name)
-        || !netlink_link_name_valid__(peer)) {
+        || !netlink_link_name_valid__(peer) || mtu < 0) {
         return EINVAL;
     }
     error = netlink_link_open__(&sock);
     if (error) {
         return error;
     }
-    /* Unlike rtnl_link_veth_add(), this names no namespace for the peer,
-     * so that both ends go to the socket's namespace, the calling
-     * thread's, rather than that of the process's main thread. */
+    /* Unlike rtnl_link_veth_add(), this names no namespace for the peer
+     * unless asked to, so that both ends go to the socket's namespace, the
+     * calling thread's, rather than that of the process's main thread. */
     link = rtnl_link_veth_alloc();
     if (link) {
         int err;
@@ -282,6 +289,13 @@ netlink_link_create_veth(const char *name, const char *peer)
         rtnl_link_set_name(link, name);
         peer_link = rtnl_link_veth_get_peer(link);
         rtnl_link_set_name(peer_link, peer);
+        if (peer_netns_fd >= 0) {
+            rtnl_link_set_ns_fd(peer_link, peer_netns_fd);
+        }
+        if (mtu) {
+            rtnl_link_set_mtu(link, mtu);
+            rtnl_link_set_mtu(peer_link, mtu);
+        }
         rtnl_link_put(peer_link);
         err = rtnl_link_add(sock, link, NLM_F_CREATE | NLM_F_EXCL);
         error = err < 0 ? netlink_link_errno__(err) : 0;

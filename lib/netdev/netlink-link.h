@@ -4,7 +4,8 @@
  *
  * Link operations over rtnetlink, through libnl-route-3: look up an
  * interface by name or index, bring it up or down, switch promiscuous mode,
- * change its MTU, and create or delete veth pairs.  The control thread uses
+ * change its MTU, and create or delete veth pairs (with the peer in
+ * another network namespace if need be).  The control thread uses
  * these to prepare the kernel interfaces that ports open; link-monitor.[ch]
  * is the other direction (events from the kernel).
  *
@@ -75,6 +76,17 @@ int netlink_link_set_mtu(const char *name, int mtu);
  * calling thread's network namespace.  Returns 0, EEXIST if 'name' or
  * 'peer' exists, or another errno value. */
 int netlink_link_create_veth(const char *name, const char *peer);
+
+/* Like netlink_link_create_veth(), except that 'peer' is made directly in
+ * the network namespace open on file descriptor 'peer_netns_fd' (a
+ * /proc/PID/ns/net or a bind mount of one), so that it never appears in
+ * the caller's namespace, and that both ends get MTU 'mtu' unless it is 0.
+ * A 'peer_netns_fd' of -1 means the caller's namespace.  The caller keeps
+ * 'peer_netns_fd'.  Returns 0, EEXIST if 'name' exists here or 'peer'
+ * there, EINVAL for a negative 'mtu' or one the driver refuses, or another
+ * errno value. */
+int netlink_link_create_veth_ns(const char *name, const char *peer,
+                                int peer_netns_fd, int mtu);
 
 /* Deletes interface 'name'; for a veth, its peer goes too.  Returns 0,
  * ENODEV if there is no such interface, or another errno value. */

@@ -188,6 +188,13 @@ ps_record_link()
     ps__record link "$1"
 }
 
+# ps_record_ns NAME: adds a namespace that something else made (a container
+# runtime) to the cleanup list.
+ps_record_ns()
+{
+    ps__record ns "$1"
+}
+
 # ps_record_dir PATH: adds a temporary directory to the cleanup list.
 ps_record_dir()
 {
