@@ -93,10 +93,10 @@ declare -A ARGS=(
     [rule/add]="br0 priority=1,actions=normal" [rule/del]=br0 [rule/dump]=br0
     [bond/show]=up0 [bond/disable-member]="up0 sctl-m2"
     [bond/enable-member]="up0 sctl-m2" [bond/set-active-member]="up0 sctl-m1"
-    [add-br]="--may-exist br9"
-    [add-port]="--may-exist br9 q9 type=patch options:peer=q8"
+    [add-br]="--may-exist brx"
+    [add-port]="--may-exist brx q9 type=patch options:peer=q8"
     [del-br]="--if-exists br8" [del-port]="--if-exists q7"
-    [list-ports]=br9 [port-to-br]=q9 [set-port]="q9 tag=5"
+    [list-ports]=brx [port-to-br]=q9 [set-port]="q9 tag=5"
 )
 commands=$(ps_appctl -f json list-commands |
            python3 -c 'import json, sys
@@ -132,7 +132,7 @@ expect_error()
 }
 expect_error '"version" command takes at most 0 arguments' version extra
 expect_error '"fdb/show" command requires at least 1 arguments' fdb/show
-expect_error 'no such bridge "br9" (the bridge is "br0")' fdb/show br9
+expect_error 'no bridge named br9' fdb/show br9
 expect_error '-pmd takes a core number, not "x"' \
     dpif-netdev/pmd-stats-show -pmd x
 expect_error 'no pmd thread on core 0' dpif-netdev/pmd-rxq-show -pmd 0

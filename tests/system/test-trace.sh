@@ -87,7 +87,7 @@ expect_error()
     ps_assert_eq "status of trace $*" 2 "$rc"
     ps_assert_eq "error of trace $*" "$want" "$(head -n 1 <<<"$got")"
 }
-expect_error 'no such bridge "br1" (the bridge is "br0")' br1 in_port=p1
+expect_error 'no bridge named br1' br1 in_port=p1
 expect_error 'frame: 4 bytes, shorter than an Ethernet header (14)' \
     br0 in_port=p1 01020304
 expect_error 'with a frame, the second argument is "in_port=PORT", not "tcp"' \
