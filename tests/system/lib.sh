@@ -40,6 +40,8 @@ PS_DAEMON=$PS_BUILD/vswitchd/pmdswitchd
 PS_PREFIX=
 PS_STATE=
 PS_DAEMON_PID=
+PS_DAEMON_CHILD_PID=
+PS_DAEMON_PIDFILE=
 PS_DAEMON_LOG=
 PS_DAEMON_SEQ=0
 PS_BG_PID=
@@ -616,6 +618,85 @@ ps_start_iperf3_server()
     fi
 }
 
+# ps_start_seq_stream FROM TO ADDR RATE [SECONDS]: starts
+# tests/system/seq-stream.py's receiver in namespace TO on ADDR (UDP port
+# 5300) and, once it listens, its sender in namespace FROM: RATE
+# sequence-numbered datagrams a second for SECONDS (default 120), in the
+# background.  ps_end_seq_stream LABEL MIN_SENT stops the sender (or waits
+# for it, if it has ended), waits for the receiver's counts and fails
+# unless the sender sent more than MIN_SENT datagrams and none was lost
+# (beyond what TO's own kernel dropped on receive) or duplicated; it
+# reports the reordered ones and leaves their number in
+# PS_SEQ_REORDERED.  Call both in the test's own shell.
+ps_start_seq_stream()
+{
+    local from=$1 to=$2 addr=$3 rate=$4 secs=${5:-120}
+    PS_SEQ_TO=$to
+    PS_SEQ_OUT=$PS_LOG_DIR/seq-recv.json
+    rm -f -- "$PS_SEQ_OUT" "$PS_LOG_DIR/seq-recv.ready"
+    ps_bg seq-recv ip netns exec "$to" python3 "$PS_LIB_DIR/seq-stream.py" \
+        recv "$addr" 5300 "$PS_SEQ_OUT" "$PS_LOG_DIR/seq-recv.ready"
+    PS_SEQ_RECV=$PS_BG_PID
+    if ! ps_wait_until 5 test -e "$PS_LOG_DIR/seq-recv.ready"; then
+        cat "$PS_LOG_DIR/seq-recv.out" >&2
+        ps_fail "seq-stream receiver in $to did not start"
+    fi
+    PS_SEQ_DROPS0=$(ps_receiver_drops "$to")
+    ps_bg seq-send ip netns exec "$from" python3 \
+        "$PS_LIB_DIR/seq-stream.py" send "$addr" 5300 "$rate" "$secs"
+    PS_SEQ_SEND=$PS_BG_PID
+    ps_info "seq-stream $from -> $to ($addr): $rate datagrams/s"
+}
+
+ps_end_seq_stream()
+{
+    local label=$1 min_sent=$2 rc=0 sent send_errors received unique
+    local dup reord lost missing sock drops
+    if ! ps_exited "$PS_SEQ_SEND"; then
+        kill -TERM "$PS_SEQ_SEND" 2>/dev/null || true
+    fi
+    wait "$PS_SEQ_SEND" || rc=$?
+    if [[ $rc -ne 0 ]]; then
+        cat "$PS_LOG_DIR/seq-send.out" >&2
+        ps_fail "seq-stream sender exited with status $rc"
+    fi
+    # The receiver ends 0.5 s after the sender's end marker.
+    if ! ps_wait_until 5 ps_exited "$PS_SEQ_RECV"; then
+        kill -TERM "$PS_SEQ_RECV" 2>/dev/null || true
+    fi
+    rc=0
+    wait "$PS_SEQ_RECV" || rc=$?
+    if [[ $rc -ne 0 || ! -s "$PS_SEQ_OUT" ]]; then
+        cat "$PS_LOG_DIR/seq-recv.out" >&2
+        ps_fail "seq-stream receiver exited with status $rc, no counts"
+    fi
+    drops=$(($(ps_receiver_drops "$PS_SEQ_TO") - PS_SEQ_DROPS0))
+    read -r sent send_errors < <(python3 -c 'import json, sys
+d = json.loads(open(sys.argv[1]).read().strip().splitlines()[-1])
+print(d["sent"], d["send_errors"])' "$PS_LOG_DIR/seq-send.out")
+    read -r received unique dup reord lost sock missing < <(python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+print(d["received"], d["unique"], d["duplicates"], d["reordered"],
+      d["lost"], d["socket_drops"],
+      " ".join("%d-%d" % tuple(r) for r in d["missing"]) or "-")' \
+        "$PS_SEQ_OUT")
+    ps_info "seq-stream: sent $sent (send errors $send_errors), received" \
+        "$received ($unique distinct): lost $lost, duplicated $dup," \
+        "reordered $reord; receiving namespace dropped $drops" \
+        "(socket $sock)"
+    # For the caller.
+    # shellcheck disable=SC2034
+    PS_SEQ_REORDERED=$reord
+    ((sent > min_sent)) || ps_fail "seq-stream sent only $sent datagrams"
+    if ((lost != drops || dup != 0)); then
+        ps_info "missing sequence numbers: $missing"
+        ps_show_switch_counters
+    fi
+    ps_assert_eq "$label: lost" 0 "$((lost - drops))"
+    ps_assert_eq "$label: duplicated" 0 "$dup"
+}
+
 # ---------------------------------------------------------------------------
 # The daemon.
 
@@ -730,17 +811,26 @@ ps_unixctl_args()
 # a pidfile, log file and unixctl socket of its own, and waits up to 10 s
 # for the pidfile (written once every port is open and the PMDs run).
 # Fails, showing the daemon's output, if it exits or does not get ready.
-# Sets PS_DAEMON_PID and PS_DAEMON_LOG.  Call it in the test's own shell.
+# Sets PS_DAEMON_PID, PS_DAEMON_LOG and PS_DAEMON_PIDFILE.  With
+# "--monitor" among the ARGs, PS_DAEMON_PID is the monitor and the
+# pidfile names the daemon, its child: PS_DAEMON_CHILD_PID (also recorded
+# for cleanup; ps_daemon_child_pid reads the pidfile again after a
+# restart).  Call it in the test's own shell.
 ps_start_daemon()
 {
-    local config=$1 base pidfile rundir i
+    local config=$1 base pidfile rundir i monitor='' arg
     shift
+    for arg in "$@"; do
+        [[ $arg == --monitor ]] && monitor=1
+    done
+    PS_DAEMON_CHILD_PID=
     if [[ -n "$PS_DAEMON_PID" ]]; then
         ps_fail "ps_start_daemon: daemon already running"
     fi
     PS_DAEMON_SEQ=$((PS_DAEMON_SEQ + 1))
     base=$PS_LOG_DIR/pmdswitchd-$PS_DAEMON_SEQ
     pidfile=$base.pid
+    PS_DAEMON_PIDFILE=$pidfile
     PS_DAEMON_LOG=$base.log
     # Unix socket paths are limited to 107 bytes: keep it short.
     rundir=$(mktemp -d /tmp/pmdsw.XXXXXX)
@@ -781,11 +871,54 @@ ps_start_daemon()
     local content
     for ((i = 0; i < 10; i++)); do
         content=$(tr -d '[:space:]' <"$pidfile")
-        [[ "$content" == "$PS_DAEMON_PID" ]] && break
+        if [[ -n "$monitor" ]]; then
+            [[ -n "$content" && "$(ps__parent_pid "$content")" == \
+                "$PS_DAEMON_PID" ]] && break
+        else
+            [[ "$content" == "$PS_DAEMON_PID" ]] && break
+        fi
         sleep 0.05
     done
+    if [[ -n "$monitor" ]]; then
+        ps_assert_eq "parent of the daemon in the pidfile ($content)" \
+            "$PS_DAEMON_PID" "$(ps__parent_pid "$content")"
+        PS_DAEMON_CHILD_PID=$content
+        ps_record_pid "$PS_DAEMON_CHILD_PID"
+        ps_info "pmdswitchd ready, pid $PS_DAEMON_CHILD_PID, monitor pid" \
+            "$PS_DAEMON_PID"
+        return 0
+    fi
     ps_assert_eq "pidfile content" "$PS_DAEMON_PID" "$content"
     ps_info "pmdswitchd ready, pid $PS_DAEMON_PID"
+}
+
+# ps__parent_pid PID: prints the parent of process PID, or nothing.
+ps__parent_pid()
+{
+    local stat
+    stat=$(cat "/proc/$1/stat" 2>/dev/null) || return 0
+    stat=${stat##*) }
+    # shellcheck disable=SC2086
+    set -- $stat
+    printf '%s' "$2"
+}
+
+# ps_daemon_child_pid: under --monitor, prints the daemon's PID from the
+# pidfile (it changes when the monitor restarts the daemon), once it names
+# a live child of the monitor; fails after 10 s.
+ps_daemon_child_pid()
+{
+    local i pid
+    for ((i = 0; i < 100; i++)); do
+        pid=$(tr -d '[:space:]' <"$PS_DAEMON_PIDFILE" 2>/dev/null || true)
+        if [[ -n "$pid" ]] && ! ps_exited "$pid" &&
+            [[ "$(ps__parent_pid "$pid")" == "$PS_DAEMON_PID" ]]; then
+            printf '%s\n' "$pid"
+            return 0
+        fi
+        sleep 0.1
+    done
+    ps_fail "no live daemon under monitor $PS_DAEMON_PID in $PS_DAEMON_PIDFILE"
 }
 
 ps__show_daemon_output()
