@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,6 +47,7 @@ atomic_file_prepare(const char *path, const void *data, size_t size,
                     char **errp)
 {
     struct atomic_file *af;
+    bool exists = false;
     mode_t mode = 0644;
     struct stat st;
     char *copy, *tmp;
@@ -60,6 +62,7 @@ atomic_file_prepare(const char *path, const void *data, size_t size,
             return NULL;
         }
         mode = st.st_mode & 07777;
+        exists = true;
     }
     base = strrchr(path, '/');
     base = base ? base + 1 : path;
@@ -75,6 +78,12 @@ atomic_file_prepare(const char *path, const void *data, size_t size,
     }
     error = atomic_file_write_all(fd, data, size);
     if (!error && fchmod(fd, mode)) {
+        error = errno;
+    }
+    if (!error && exists && (st.st_uid != geteuid() || st.st_gid != getegid())
+        && fchown(fd, st.st_uid, st.st_gid) && errno != EPERM) {
+        /* Root keeps the file's owner; anyone else cannot, and the file
+         * becomes theirs, as an editor saving it would make it. */
         error = errno;
     }
     if (!error && fsync(fd)) {

@@ -18,8 +18,8 @@
 struct atomic_file;
 
 /* Writes the 'size' bytes of 'data' to a new temporary file beside 'path',
- * with the permissions of the file now at 'path' (0644 if there is none),
- * and syncs it.  Returns the pending replacement, or NULL with an error
+ * with the permissions (and, for root, the owner) of the file now at
+ * 'path' (0644 if there is none), and syncs it.  Returns the pending replacement, or NULL with an error
  * message to free in '*errp'.  A file at 'path' that nobody may write
  * (no write bit in its mode) is refused, even for root: it says that the
  * file is not to be rewritten. */

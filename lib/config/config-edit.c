@@ -169,6 +169,20 @@ out:
     return error;
 }
 
+/* Returns NULL if 's' is valid UTF-8, as every JSON string must be, else
+ * an error naming 'what'. */
+static char *
+config_edit_check_utf8(const char *s, const char *what)
+{
+    json_t *j = json_string(s);
+
+    if (!j) {
+        return xasprintf("%s is not valid UTF-8", what);
+    }
+    json_decref(j);
+    return NULL;
+}
+
 /* Applies the 'n' words of 'words' to a copy of 'port' and returns the
  * copy, or NULL with '*errp'. */
 static json_t *
@@ -178,7 +192,10 @@ config_edit_port_with_words(const json_t *port, const char *const *words,
     json_t *copy = json_deep_copy(port);
 
     for (size_t i = 0; i < n; i++) {
-        *errp = config_edit_apply_word(copy, words[i]);
+        *errp = config_edit_check_utf8(words[i], "a KEY=VALUE word");
+        if (!*errp) {
+            *errp = config_edit_apply_word(copy, words[i]);
+        }
         if (*errp) {
             json_decref(copy);
             return NULL;
@@ -257,7 +274,13 @@ config_edit_find_port(json_t *root, const char *name, json_t **bridgep)
 char *
 config_edit_add_bridge(json_t *root, const char *name, bool may_exist)
 {
-    json_t *bridges = config_edit_bridges(root, true);
+    char *error = config_edit_check_utf8(name, "the bridge name");
+    json_t *bridges;
+
+    if (error) {
+        return error;
+    }
+    bridges = config_edit_bridges(root, true);
 
     if (!bridges) {
         return xstrdup("the configuration's \"bridges\" is not an array");
@@ -291,8 +314,11 @@ config_edit_add_port(json_t *root, const char *bridge, const char *name,
     json_t *br = config_edit_find_bridge(root, bridge);
     json_t *other_br = NULL;
     json_t *ports, *port, *existing, *changed;
-    char *error = NULL;
+    char *error = config_edit_check_utf8(name, "the port name");
 
+    if (error) {
+        return error;
+    }
     if (!br) {
         return xasprintf("no bridge named %s", bridge);
     }

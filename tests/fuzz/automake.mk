@@ -4,7 +4,9 @@
 # tests/fuzz/fuzz-NAME (run them with tests/fuzz/run-fuzzers.sh).
 FUZZ_REPLAYS = \
 	tests/fuzz/replay-appctl \
+	tests/fuzz/replay-cni-conf \
 	tests/fuzz/replay-config \
+	tests/fuzz/replay-config-edit \
 	tests/fuzz/replay-miniflow \
 	tests/fuzz/replay-rules
 check_PROGRAMS += $(FUZZ_REPLAYS)
@@ -17,6 +19,16 @@ tests_fuzz_replay_appctl_SOURCES = tests/fuzz/fuzz-replay.c \
 	tests/fuzz/fuzz-appctl.c tests/fuzz/fuzz.h
 tests_fuzz_replay_appctl_CPPFLAGS = $(AM_CPPFLAGS) -DFUZZ_NAME='"appctl"'
 tests_fuzz_replay_appctl_LDADD = $(PMD_LIBS)
+tests_fuzz_replay_cni_conf_SOURCES = tests/fuzz/fuzz-replay.c \
+	tests/fuzz/fuzz-cni-conf.c tests/fuzz/fuzz.h utilities/cni-conf.c
+tests_fuzz_replay_cni_conf_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir) \
+	-DFUZZ_NAME='"cni-conf"'
+tests_fuzz_replay_cni_conf_LDADD = $(PMD_LIBS)
+tests_fuzz_replay_config_edit_SOURCES = tests/fuzz/fuzz-replay.c \
+	tests/fuzz/fuzz-config-edit.c tests/fuzz/fuzz.h
+tests_fuzz_replay_config_edit_CPPFLAGS = $(AM_CPPFLAGS) \
+	-DFUZZ_NAME='"config-edit"'
+tests_fuzz_replay_config_edit_LDADD = $(PMD_LIBS)
 tests_fuzz_replay_config_SOURCES = tests/fuzz/fuzz-replay.c \
 	tests/fuzz/fuzz-config.c tests/fuzz/fuzz.h
 tests_fuzz_replay_config_CPPFLAGS = $(AM_CPPFLAGS) -DFUZZ_NAME='"config"'
@@ -34,7 +46,9 @@ tests_fuzz_replay_rules_LDADD = $(PMD_LIBS)
 if ENABLE_FUZZING
 FUZZ_TARGETS = \
 	tests/fuzz/fuzz-appctl \
+	tests/fuzz/fuzz-cni-conf \
 	tests/fuzz/fuzz-config \
+	tests/fuzz/fuzz-config-edit \
 	tests/fuzz/fuzz-miniflow \
 	tests/fuzz/fuzz-rules
 noinst_PROGRAMS += $(FUZZ_TARGETS)
@@ -42,6 +56,15 @@ noinst_PROGRAMS += $(FUZZ_TARGETS)
 tests_fuzz_fuzz_appctl_SOURCES = tests/fuzz/fuzz-appctl.c tests/fuzz/fuzz.h
 tests_fuzz_fuzz_appctl_LDFLAGS = $(AM_LDFLAGS) $(FUZZER_LDFLAGS)
 tests_fuzz_fuzz_appctl_LDADD = $(PMD_LIBS)
+tests_fuzz_fuzz_cni_conf_SOURCES = tests/fuzz/fuzz-cni-conf.c \
+	tests/fuzz/fuzz.h utilities/cni-conf.c
+tests_fuzz_fuzz_cni_conf_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
+tests_fuzz_fuzz_cni_conf_LDFLAGS = $(AM_LDFLAGS) $(FUZZER_LDFLAGS)
+tests_fuzz_fuzz_cni_conf_LDADD = $(PMD_LIBS)
+tests_fuzz_fuzz_config_edit_SOURCES = tests/fuzz/fuzz-config-edit.c \
+	tests/fuzz/fuzz.h
+tests_fuzz_fuzz_config_edit_LDFLAGS = $(AM_LDFLAGS) $(FUZZER_LDFLAGS)
+tests_fuzz_fuzz_config_edit_LDADD = $(PMD_LIBS)
 tests_fuzz_fuzz_config_SOURCES = tests/fuzz/fuzz-config.c tests/fuzz/fuzz.h
 tests_fuzz_fuzz_config_LDFLAGS = $(AM_LDFLAGS) $(FUZZER_LDFLAGS)
 tests_fuzz_fuzz_config_LDADD = $(PMD_LIBS)

@@ -293,6 +293,52 @@ ACTIONS = [
 ]
 
 
+# Runtime bridge and port commands, one per line (fuzz-config-edit).
+CONFIG_EDITS = {
+    "add-port": "add-port br0 p2 interface=veth-b tag=20\n",
+    "add-port-may-exist": "add-port --may-exist br0 p1 interface=veth-a "
+                          "tag=10\n",
+    "add-bond": "add-port br1 b0 type=bond members=e1,e2 trunks=10,20 "
+                "options:bond_mode=balance-tcp\n",
+    "patch-pair": "add-br br2\nadd-port br2 y0 type=patch options:peer=y1\n"
+                  "add-port br1 y1 type=patch options:peer=y0\n",
+    "patch-bad": "add-port br0 y0 type=patch options:peer=p1\n",
+    "set-reset": "set-port p1 tag= trunks=5,6 vlan_mode=native-untagged "
+                 "tag=5\n",
+    "del-all": "del-port x0\ndel-br br1\ndel-port --if-exists br0 p9\n"
+               "del-br br0\n",
+    "bad-words": "add-port br0 p3 tag=x create=yes trunks=1,a =1 "
+                 "options:=2 name=p4\n",
+    "rule-port-gone": "del-port br0 p1\n",
+}
+
+# What a runtime writes to the CNI plugin's stdin (fuzz-cni-conf).
+CNI_CONFS = {
+    "basic": '{"cniVersion": "1.0.0", "name": "n", "type": "pmdswitch", '
+             '"bridge": "br0"}',
+    "full": '{"cniVersion": "1.0.0", "name": "n", "type": "pmdswitch", '
+            '"bridge": "br0", "socket": "/run/x.ctl", "mtu": 1400, '
+            '"vlan": 10, "ipam": {"type": "host-local", "ranges": '
+            '[[{"subnet": "10.1.0.0/24"}]]}, "dns": {"nameservers": '
+            '["10.1.0.1"]}, "args": {}, "runtimeConfig": {}}',
+    "prev-result": '{"cniVersion": "1.0.0", "name": "n", "type": '
+                   '"pmdswitch", "bridge": "br0", "prevResult": '
+                   '{"cniVersion": "1.0.0", "interfaces": [{"name": "pmd1"}, '
+                   '{"name": "eth0", "sandbox": "/var/run/netns/x"}], '
+                   '"ips": [{"address": "10.1.0.5/24", "gateway": '
+                   '"10.1.0.1", "interface": 1}, {"address": '
+                   '"fd00::5/64", "interface": 1}], "routes": [{"dst": '
+                   '"0.0.0.0/0", "gw": "10.1.0.1", "mtu": 1400}]}}',
+    "old-version": '{"cniVersion": "0.3.1", "name": "n", "type": '
+                   '"pmdswitch", "bridge": "br0"}',
+    "bad-version": '{"cniVersion": "9.9.9", "name": "n", "bridge": "b"}',
+    "bad-mtu": '{"cniVersion": "1.0.0", "name": "n", "bridge": "b", '
+               '"mtu": -1, "vlan": 5000}',
+    "not-object": '["cniVersion"]',
+    "truncated": '{"cniVersion": "1.0.0", "name": ',
+}
+
+
 def main():
     for name, data in frames().items():
         write("miniflow", name, data)
@@ -300,6 +346,10 @@ def main():
         write("config", name + ".json", text)
     for name, text in REQUESTS.items():
         write("appctl", name, text)
+    for name, text in CONFIG_EDITS.items():
+        write("config-edit", name, text)
+    for name, text in CNI_CONFS.items():
+        write("cni-conf", name + ".json", text)
     for i, text in enumerate(MATCHES):
         write("rules", "match-%02d" % i, b"\x00" + text.encode())
     for i, text in enumerate(FLOWS):
