@@ -279,7 +279,7 @@ bridge_ctl_list_br(struct unixctl_conn *conn, int argc OVS_UNUSED,
 /* The running config's bridge named 'name', or NULL after replying with
  * an error. */
 static const struct config_bridge *
-bridge_ctl_find_bridge(struct unixctl_conn *conn,
+bridge_ctl_find_bridge(struct unixctl_conn *conn, const char *cmd,
                        const struct pmd_config *cfg, const char *name)
 {
     for (size_t i = 0; i < cfg->n_bridges; i++) {
@@ -287,7 +287,7 @@ bridge_ctl_find_bridge(struct unixctl_conn *conn,
             return &cfg->bridges[i];
         }
     }
-    bridge_ctl_error__(conn, "no bridge named %s", name);
+    bridge_ctl_error__(conn, "%s: no bridge named %s", cmd, name);
     return NULL;
 }
 
@@ -302,7 +302,7 @@ bridge_ctl_list_ports(struct unixctl_conn *conn, int argc OVS_UNUSED,
     const char **names;
     json_t *ports;
 
-    br = bridge_ctl_find_bridge(conn, r->running, argv[0]);
+    br = bridge_ctl_find_bridge(conn, "list-ports", r->running, argv[0]);
     if (!br) {
         return;
     }
@@ -347,7 +347,7 @@ bridge_ctl_port_to_br(struct unixctl_conn *conn, int argc OVS_UNUSED,
             return;
         }
     }
-    bridge_ctl_error__(conn, "no port named %s", argv[0]);
+    bridge_ctl_error__(conn, "port-to-br: no port named %s", argv[0]);
 }
 
 void

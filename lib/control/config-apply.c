@@ -47,19 +47,27 @@ config_apply_open_ports(struct dp *dp, const struct pmd_config *new,
 }
 
 /* Removes from 'dp' the ports and then the bridges that 'diff' removes
- * from 'old'. */
+ * from 'old'.  A removed port's interface that one of the 'n_opened' ports
+ * in 'opened' takes over stays: it is handed over. */
 static void
 config_apply_removals(struct dp *dp, const struct pmd_config *old,
-                      const struct config_diff *diff)
+                      const struct config_diff *diff,
+                      struct dp_port **opened, size_t n_opened)
 {
     for (size_t i = 0; i < diff->n_removed_ports; i++) {
         const struct config_diff_port *r = &diff->removed_ports[i];
         const char *name = old->bridges[r->bridge].ports[r->port].name;
         struct dp_port *port = dp_port_lookup(dp, name);
 
-        if (port) {
-            dp_port_remove(dp, port);
+        if (!port) {
+            continue;
         }
+        for (size_t j = 0; j < n_opened; j++) {
+            if (port->ifname[0] && !strcmp(opened[j]->ifname, port->ifname)) {
+                dp_port_hand_over(port, opened[j]);
+            }
+        }
+        dp_port_remove(dp, port);
     }
     for (size_t i = 0; i < diff->n_removed_bridges; i++) {
         const char *name = old->bridges[diff->removed_bridges[i]].name;
@@ -142,7 +150,7 @@ config_apply(struct dp *dp, const struct pmd_config *old,
         }
     }
     if (!error) {
-        config_apply_removals(dp, old, &diff);
+        config_apply_removals(dp, old, &diff, opened, diff.n_added_ports);
         config_apply_additions(dp, new, &diff, opened);
         *summaryp = config_diff_format(&diff, old, new);
     }

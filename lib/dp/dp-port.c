@@ -199,8 +199,21 @@ dp_port_open_netdev(struct dp *dp, struct dp_port *port, const char *type,
     return 0;
 }
 
+/* True if 'name' and 'peer' are the two ends of a veth pair, as
+ * dp_port_create_veth() makes them. */
+static bool
+dp_port_is_veth_pair(const char *name, const char *peer)
+{
+    struct netlink_link_info a, b;
+
+    return (!netlink_link_get(name, &a) && !strcmp(a.kind, "veth")
+            && !netlink_link_get(peer, &b) && !strcmp(b.kind, "veth"));
+}
+
 /* Creates the veth pair of system port 'cp' with "create", unless its
- * interface exists.  Sets '*created' if it made it. */
+ * interface exists.  Sets '*created' if the port owns the pair: it made
+ * it, or the pair was there already (left by a daemon that crashed, or by
+ * the port this one replaces). */
 static char *
 dp_port_create_veth(const struct config_port *cp, bool *created)
 {
@@ -215,7 +228,15 @@ dp_port_create_veth(const struct config_port *cp, bool *created)
         netlink_link_set_up(peer, true);
         VLOG_INFO("port %s: created veth pair %s <-> %s", cp->name,
                   cp->interface, peer);
-    } else if (err != EEXIST) {
+    } else if (err == EEXIST) {
+        /* A daemon that crashed left its pair behind: the port owns it
+         * as if it had made it, so that it goes with the port. */
+        *created = dp_port_is_veth_pair(cp->interface, peer);
+        if (*created) {
+            VLOG_INFO("port %s: took over the existing veth pair %s <-> "
+                      "%s", cp->name, cp->interface, peer);
+        }
+    } else {
         char *why = netlink_link_strerror(cp->interface, err);
 
         error = xasprintf("port %s: cannot create veth pair %s <-> %s: %s",
@@ -565,6 +586,15 @@ dp_port_remove(struct dp *dp, struct dp_port *port)
     }
     VLOG_INFO("port %s: removed", port->name);
     dp_port_destroy(port);
+}
+
+void
+dp_port_hand_over(struct dp_port *from, struct dp_port *to)
+{
+    to->created |= from->created;
+    to->made_promisc |= from->made_promisc;
+    from->created = false;
+    from->made_promisc = false;
 }
 
 void

@@ -188,6 +188,12 @@ void dp_port_close(struct dp_port *port);
 int dp_port_attach(struct dp *, struct dp_port *port,
                    struct ofproto *bridge);
 
+/* Makes 'to', opened on the interface of 'from', which is about to be
+ * removed, own what 'from' made: the veth pair it deletes and the
+ * promiscuous mode it turns off with the port.  So a port reopened with
+ * other settings keeps its interface. */
+void dp_port_hand_over(struct dp_port *from, struct dp_port *to);
+
 /* Detaches 'port' and closes it, once no PMD can use it any more. */
 void dp_port_remove(struct dp *, struct dp_port *port);
 

@@ -31,8 +31,8 @@
 #     "cannot save the change: FILE is read-only (mode 0444)" and apply
 #     nothing (no port, no veth).
 #
-# A check that fails because of a daemon bug in the middle of a sequence
-# is reported at the end (late_fail), so that the rest still runs.
+# A check that fails in the middle of a sequence is reported at the end
+# (late_fail), so that the rest still runs and says what else works.
 #
 # Provider-independent.
 
@@ -107,8 +107,8 @@ port_is_up()
         jq -r --arg p "$1" '.ports[] | select(.name == $p) | .state') == up ]]
 }
 
-# late_fail MESSAGE...: a failure (a daemon bug) that is reported at the
-# end, so that the rest of the test still runs and says what else works.
+# late_fail MESSAGE...: a failure that is reported at the end, so that the
+# rest of the test still runs and says what else works.
 LATE_FAILS=()
 late_fail()
 {
