@@ -23,7 +23,6 @@
 
 #include <jansson.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -33,23 +32,6 @@
 #include "config/config.h"
 #include "control/config-apply.h"
 #include "control/unixctl.h"
-
-static void bridge_ctl_error__(struct unixctl_conn *, const char *format,
-                                   ...) PRINTF_FORMAT(2, 3);
-
-/* Replies to 'conn' with an error formatted as printf() does. */
-static void
-bridge_ctl_error__(struct unixctl_conn *conn, const char *format, ...)
-{
-    va_list args;
-    char *msg;
-
-    va_start(args, format);
-    msg = xvasprintf(format, args);
-    va_end(args);
-    unixctl_command_reply_error(conn, msg);
-    free(msg);
-}
 
 /* The options a command accepts, as bits. */
 enum {
@@ -74,7 +56,7 @@ bridge_ctl_options(struct unixctl_conn *conn, const char *cmd, int *argc,
                             ? BRIDGE_CTL_IF_EXISTS : 0);
 
         if (!(bit & allowed)) {
-            bridge_ctl_error__(conn, "%s: unknown option %s", cmd, opt);
+            unixctl_command_reply_errorf(conn, "%s: unknown option %s", cmd, opt);
             return false;
         }
         *opts |= bit;
@@ -82,7 +64,7 @@ bridge_ctl_options(struct unixctl_conn *conn, const char *cmd, int *argc,
         (*argv)++;
     }
     if (*argc < min_args) {
-        bridge_ctl_error__(conn, "%s: missing argument (see "
+        unixctl_command_reply_errorf(conn, "%s: missing argument (see "
                                "list-commands)", cmd);
         return false;
     }
@@ -134,7 +116,7 @@ static json_t *
 bridge_ctl_document(struct unixctl_conn *conn, struct config_reload *r)
 {
     if (!r->document) {
-        bridge_ctl_error__(conn, "%s could not be read when it was "
+        unixctl_command_reply_errorf(conn, "%s could not be read when it was "
                                "loaded; run config/reload first", r->path);
         return NULL;
     }
@@ -287,7 +269,7 @@ bridge_ctl_find_bridge(struct unixctl_conn *conn, const char *cmd,
             return &cfg->bridges[i];
         }
     }
-    bridge_ctl_error__(conn, "%s: no bridge named %s", cmd, name);
+    unixctl_command_reply_errorf(conn, "%s: no bridge named %s", cmd, name);
     return NULL;
 }
 
@@ -347,7 +329,7 @@ bridge_ctl_port_to_br(struct unixctl_conn *conn, int argc OVS_UNUSED,
             return;
         }
     }
-    bridge_ctl_error__(conn, "port-to-br: no port named %s", argv[0]);
+    unixctl_command_reply_errorf(conn, "port-to-br: no port named %s", argv[0]);
 }
 
 void

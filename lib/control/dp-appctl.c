@@ -52,19 +52,6 @@ dp_reply(struct unixctl_conn *conn, struct ds *t, json_t *json)
     ds_destroy(t);
 }
 
-static void PRINTF_FORMAT(2, 3)
-dp_reply_error(struct unixctl_conn *conn, const char *format, ...)
-{
-    va_list args;
-    char *msg;
-
-    va_start(args, format);
-    msg = xvasprintf(format, args);
-    va_end(args);
-    unixctl_command_reply_error(conn, msg);
-    free(msg);
-}
-
 /* Parses the optional "-pmd CORE" arguments into '*core' (-1 if absent).
  * Replies with an error and returns false on misuse. */
 static bool
@@ -80,7 +67,7 @@ dp_parse_pmd_arg(struct unixctl_conn *conn, const struct dp *dp, int argc,
         long v = strtol(argv[1], &end, 10);
 
         if (*end || end == argv[1] || v < 0 || v > 1023) {
-            dp_reply_error(conn, "-pmd takes a core number, not \"%s\"",
+            unixctl_command_reply_errorf(conn, "-pmd takes a core number, not \"%s\"",
                            argv[1]);
             return false;
         }
@@ -90,10 +77,10 @@ dp_parse_pmd_arg(struct unixctl_conn *conn, const struct dp *dp, int argc,
                 return true;
             }
         }
-        dp_reply_error(conn, "no pmd thread on core %ld", v);
+        unixctl_command_reply_errorf(conn, "no pmd thread on core %ld", v);
         return false;
     }
-    dp_reply_error(conn, "usage: %s", usage);
+    unixctl_command_reply_errorf(conn, "usage: %s", usage);
     return false;
 }
 
@@ -303,7 +290,7 @@ dp_find_bridge(struct unixctl_conn *conn, const struct dp *dp,
     struct ofproto *bridge = dp_bridge_lookup(dp, name);
 
     if (!bridge) {
-        dp_reply_error(conn, "no bridge named %s", name);
+        unixctl_command_reply_errorf(conn, "no bridge named %s", name);
     }
     return bridge;
 }
@@ -472,7 +459,7 @@ dp_request_all(struct unixctl_conn *conn, struct dp *dp,
                 pmd_request_uninit(reqs[j]);
                 free(reqs[j]);
             }
-            dp_reply_error(conn, "pmd thread on core %d did not answer "
+            unixctl_command_reply_errorf(conn, "pmd thread on core %d did not answer "
                            "(%s)", dp->pmds[i]->core_id, strerror(error));
             return false;
         }
@@ -566,7 +553,7 @@ dp_unixctl_dump_flows(struct unixctl_conn *conn, int argc,
     if (argc == 1 && !strcmp(argv[0], "-m")) {
         verbose = true;
     } else if (argc) {
-        dp_reply_error(conn, "usage: dpctl/dump-flows [-m]");
+        unixctl_command_reply_errorf(conn, "usage: dpctl/dump-flows [-m]");
         return;
     }
     if (!dp_request_all(conn, dp, PMD_REQUEST_DUMP_FLOWS, reqs)) {
@@ -719,7 +706,7 @@ dp_check_other_key(struct unixctl_conn *conn, const char *key)
     if (config_other_key_from_name(key) == CONFIG_OTHER_N_KEYS) {
         char *known = config_other_known_keys();
 
-        dp_reply_error(conn, "unknown other_config key \"%s\" (known keys: "
+        unixctl_command_reply_errorf(conn, "unknown other_config key \"%s\" (known keys: "
                        "%s)", key, known);
         free(known);
         return false;
@@ -763,7 +750,7 @@ dp_unixctl_other_set(struct unixctl_conn *conn, int argc, const char *argv[],
         char *key;
 
         if (!eq || eq == argv[i]) {
-            dp_reply_error(conn, "\"%s\": expected KEY=VALUE", argv[i]);
+            unixctl_command_reply_errorf(conn, "\"%s\": expected KEY=VALUE", argv[i]);
             return;
         }
         key = xmemdup0(argv[i], eq - argv[i]);

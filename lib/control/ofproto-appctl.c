@@ -43,13 +43,8 @@ static bool
 ofproto_cmd_port_lookup(const char *name, uint16_t *port_no, void *b_)
 {
     const struct ofproto_cmd_bridge *b = b_;
-    const struct dp_port *port = dp_port_lookup(b->dp, name);
 
-    if (!port || port->ofproto != b->bridge) {
-        return false;
-    }
-    *port_no = port->port_no;
-    return true;
+    return dp_bridge_port_lookup(b->dp, b->bridge, name, port_no);
 }
 
 /* Names port 'port_no' of the bridge in 'b_'. */
@@ -75,10 +70,7 @@ ofproto_cmd_find_bridge(struct unixctl_conn *conn, struct dp *dp,
     b->dp = dp;
     b->bridge = dp_bridge_lookup(dp, name);
     if (!b->bridge) {
-        char *msg = xasprintf("no bridge named %s", name);
-
-        unixctl_command_reply_error(conn, msg);
-        free(msg);
+        unixctl_command_reply_errorf(conn, "no bridge named %s", name);
         return false;
     }
     return true;

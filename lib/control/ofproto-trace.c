@@ -47,13 +47,8 @@ static bool
 ofproto_trace_lookup_port(const char *name, uint16_t *port_no, void *b_)
 {
     const struct ofproto_trace_bridge *b = b_;
-    const struct dp_port *port = dp_port_lookup(b->dp, name);
 
-    if (!port || port->ofproto != b->bridge) {
-        return false;
-    }
-    *port_no = port->port_no;
-    return true;
+    return dp_bridge_port_lookup(b->dp, b->bridge, name, port_no);
 }
 
 /* Decodes hex digits (spaces and colons between bytes allowed) from 'hex'

@@ -15,6 +15,7 @@
 #include "control/unixctl-private.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <event2/event.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -395,6 +396,20 @@ void
 unixctl_command_reply_error(struct unixctl_conn *conn, const char *text)
 {
     conn_reply__(conn, NULL, json_string(text ? text : ""));
+}
+
+void
+unixctl_command_reply_errorf(struct unixctl_conn *conn, const char *format,
+                             ...)
+{
+    va_list args;
+    char *msg;
+
+    va_start(args, format);
+    msg = xvasprintf(format, args);
+    va_end(args);
+    unixctl_command_reply_error(conn, msg);
+    free(msg);
 }
 
 bool

@@ -32,6 +32,7 @@
 
 #include <stdbool.h>
 #include <jansson.h>
+#include "base/compiler.h"
 
 struct event_base;
 struct unixctl_conn;
@@ -114,6 +115,11 @@ void unixctl_command_reply(struct unixctl_conn *conn, const char *text);
  * thread. */
 void unixctl_command_reply_error(struct unixctl_conn *conn,
                                  const char *text);
+
+/* Same, with the error formatted as printf() does. */
+void unixctl_command_reply_errorf(struct unixctl_conn *conn,
+                                  const char *format, ...)
+    PRINTF_FORMAT(2, 3);
 
 /* Returns true if the request pending on 'conn' asked for a JSON result
  * ("format": "json"), so the handler should answer with

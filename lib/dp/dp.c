@@ -150,13 +150,8 @@ static bool
 dp_rule_port_lookup(const char *name, uint16_t *port_no, void *aux_)
 {
     const struct dp_rule_ports__ *aux = aux_;
-    const struct dp_port *port = dp_port_lookup(aux->dp, name);
 
-    if (!port || port->ofproto != aux->bridge) {
-        return false;
-    }
-    *port_no = port->port_no;
-    return true;
+    return dp_bridge_port_lookup(aux->dp, aux->bridge, name, port_no);
 }
 
 char *
@@ -208,6 +203,19 @@ dp_bridge_lookup(const struct dp *dp, const char *name)
         }
     }
     return NULL;
+}
+
+bool
+dp_bridge_port_lookup(const struct dp *dp, const struct ofproto *bridge,
+                      const char *name, uint16_t *port_no)
+{
+    const struct dp_port *port = dp_port_lookup(dp, name);
+
+    if (!port || port->ofproto != bridge) {
+        return false;
+    }
+    *port_no = port->port_no;
+    return true;
 }
 
 struct ofproto *

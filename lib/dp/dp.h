@@ -230,6 +230,11 @@ void dp_link_run(struct dp *, long long now);
 /* The bridge named 'name', or NULL. */
 struct ofproto *dp_bridge_lookup(const struct dp *, const char *name);
 
+/* Stores in '*port_no' the number of port 'name' of bridge 'bridge' and
+ * returns true, or returns false if 'bridge' has no such port. */
+bool dp_bridge_port_lookup(const struct dp *, const struct ofproto *bridge,
+                           const char *name, uint16_t *port_no);
+
 /* Adds bridge 'name' (not there yet), with no ports.  Returns it, or NULL
  * if the datapath has DP_MAX_BRIDGES bridges. */
 struct ofproto *dp_bridge_add(struct dp *, const char *name);

@@ -1024,6 +1024,27 @@ ps_stat()
     printf '%s\n' "$value"
 }
 
+# ps_late_fail MESSAGE...: a failed check that is reported at the end
+# (by ps_late_fails_check), so that the rest of the test still runs and
+# says what else works.
+PS_LATE_FAILS=()
+ps_late_fail()
+{
+    ps_info "FAILED CHECK (reported at the end): $*"
+    PS_LATE_FAILS+=("$*")
+}
+
+# ps_late_fails_check: fails the test if ps_late_fail recorded anything,
+# after showing the daemon log's unexpected lines.
+ps_late_fails_check()
+{
+    if ((${#PS_LATE_FAILS[@]})); then
+        (ps_check_log) || true
+        printf 'FAIL: %s\n' "${PS_LATE_FAILS[@]}" >&2
+        ps_fail "${#PS_LATE_FAILS[@]} checks failed (above)"
+    fi
+}
+
 # ps_check_log: fails if any daemon log of this test has a WARN, ERR or
 # EMER line that matches none of the extended regexes in PS_LOG_ALLOW.
 ps_check_log()

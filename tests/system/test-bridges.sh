@@ -26,7 +26,7 @@
 #     reaches C across the patch; a change of its settings (set-port)
 #     keeps the tap and its address; del-port deletes the tap.
 #
-# A failed check of a runtime command is reported at the end (late_fail),
+# A failed check of a runtime command is reported at the end (ps_late_fail),
 # so that the rest still runs.
 
 set -euo pipefail
@@ -69,15 +69,6 @@ cat >"$CONFIG" <<EOF
 }
 EOF
 ps_start_daemon "$CONFIG"
-
-# late_fail MESSAGE...: a failed check reported at the end, so that the
-# rest of the test still runs.
-LATE_FAILS=()
-late_fail()
-{
-    ps_info "FAILED CHECK (reported at the end): $*"
-    LATE_FAILS+=("$*")
-}
 
 # snap FILE: saves dpctl/show's JSON in FILE once the port counters stay
 # the same for 0.2 s (in-flight frames drained).
@@ -307,7 +298,7 @@ try_appctl()
     local rc=0
     ps_appctl "$@" >"$PS_LOG_DIR/try.out" 2>&1 || rc=$?
     if ((rc != 0)); then
-        late_fail "appctl $* failed (status $rc):" \
+        ps_late_fail "appctl $* failed (status $rc):" \
             "$(head -n 1 "$PS_LOG_DIR/try.out")"
         return 1
     fi
@@ -358,9 +349,9 @@ reply=$(ps_appctl -f json set-port "$GW" options:n_rxq=2 | jq -r .changes) ||
     ps_fail "set-port $GW options:n_rxq=2 failed"
 ps_info "set-port $GW options:n_rxq=2: $reply"
 if ! ip link show dev "$GW" >/dev/null 2>&1; then
-    late_fail "set-port $GW options:n_rxq=2 deleted the internal port's tap"
+    ps_late_fail "set-port $GW options:n_rxq=2 deleted the internal port's tap"
 elif [[ $(cat "/sys/class/net/$GW/ifindex") != "$ifindex" ]]; then
-    late_fail "set-port $GW options:n_rxq=2 replaced the tap (the host's" \
+    ps_late_fail "set-port $GW options:n_rxq=2 replaced the tap (the host's" \
         "address on it is gone: $(ip -br addr show dev "$GW"))"
 else
     ps_info "ok: $GW kept its tap and address across set-port"
@@ -376,10 +367,6 @@ ps_info "ok: del-port deleted the tap $GW"
 ps_ping_all "$A" 3 10.79.42.3
 
 ps_stop_daemon
-if ((${#LATE_FAILS[@]})); then
-    (ps_check_log) || true
-    printf 'FAIL: %s\n' "${LATE_FAILS[@]}" >&2
-    ps_fail "${#LATE_FAILS[@]} checks failed (above)"
-fi
+ps_late_fails_check
 ps_check_log
 ps_info "PASS"

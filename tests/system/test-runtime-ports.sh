@@ -32,7 +32,7 @@
 #     nothing (no port, no veth).
 #
 # A check that fails in the middle of a sequence is reported at the end
-# (late_fail), so that the rest still runs and says what else works.
+# (ps_late_fail), so that the rest still runs and says what else works.
 #
 # Provider-independent.
 
@@ -107,15 +107,6 @@ port_is_up()
         jq -r --arg p "$1" '.ports[] | select(.name == $p) | .state') == up ]]
 }
 
-# late_fail MESSAGE...: a failure that is reported at the end, so that the
-# rest of the test still runs and says what else works.
-LATE_FAILS=()
-late_fail()
-{
-    ps_info "FAILED CHECK (reported at the end): $*"
-    LATE_FAILS+=("$*")
-}
-
 # link_exists IFNAME: true if IFNAME exists in the root namespace.
 link_exists()
 {
@@ -150,13 +141,13 @@ changed=$(changes set-port rp5 tag=10)
 # A setting changed on a port whose veth the daemon made must leave that
 # veth (a container may hold its peer) and the port up.
 if ! link_exists srtp-r5; then
-    late_fail "set-port rp5 tag=10 deleted rp5's veth pair srtp-r5 (made" \
+    ps_late_fail "set-port rp5 tag=10 deleted rp5's veth pair srtp-r5 (made" \
         "by add-port create=true), leaving the port on a missing interface"
 elif [[ $(cat /sys/class/net/srtp-r5/ifindex) != "$ifindex_before" ]]; then
-    late_fail "set-port rp5 tag=10 replaced rp5's veth pair srtp-r5"
+    ps_late_fail "set-port rp5 tag=10 replaced rp5's veth pair srtp-r5"
 fi
 if ! ps_wait_until 2 port_is_up rp5; then
-    late_fail "rp5 is not up after set-port rp5 tag=10:" \
+    ps_late_fail "rp5 is not up after set-port rp5 tag=10:" \
         "$(ps_appctl dpctl/show | grep ': rp5 ')"
 fi
 ps_assert_eq "rp5's tag in list-ports" 10 \
@@ -302,7 +293,7 @@ ps_ping_all "$A" 3 10.79.41.2
 # goes with the port.
 expect_changes "ports removed: m1" del-port m1
 if link_exists srtp-m1; then
-    late_fail "del-port m1 after the restart left its veth pair srtp-m1" \
+    ps_late_fail "del-port m1 after the restart left its veth pair srtp-m1" \
         "(made for \"create\": true by the daemon before the crash)"
 fi
 
@@ -353,10 +344,6 @@ link_exists srtp-q3 && ps_fail "del-port q3 left its veth"
 ps_ping_all "$A" 3 10.79.41.3
 
 ps_stop_daemon
-if ((${#LATE_FAILS[@]})); then
-    (ps_check_log) || true
-    printf 'FAIL: %s\n' "${LATE_FAILS[@]}" >&2
-    ps_fail "${#LATE_FAILS[@]} checks failed (above)"
-fi
+ps_late_fails_check
 ps_check_log
 ps_info "PASS"
