@@ -109,8 +109,8 @@ if [ "${PMDSWITCH_SKIP_SANITIZERS:-}" != 1 ]; then
     # that only push steady streams through paths the others cover too.
     sanitized_suite "address,undefined sanitizers" _build-asan \
         address,undefined --mode tpacket afxdp appctl errors faults-frames \
-        bridges live-config mac-move pmd-stats reconfig-soak rules service tap \
-        tour trace vlan
+        bridges live-config mac-move pmd-stats reconfig-soak rules service \
+        tap tour trace vlan
     # The threaded parts: every unit test (RCU readers against writers,
     # PMD requests) and the system tests that drive the PMD and control
     # threads through every appctl request and rule changes.
