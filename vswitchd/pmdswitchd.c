@@ -16,6 +16,7 @@
 #include <event2/thread.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <malloc.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -457,6 +458,12 @@ main(int argc, char *argv[])
     char *error = NULL;
     struct dp *dp;
 
+    /* A port's buffers are large (a receive batch of 64 KB frames, a dummy
+     * port's ring).  With a fixed threshold they are always mmap()ed and
+     * go back to the system with their port; glibc's moving threshold
+     * would soon serve them from the heap, which a thousand ports added
+     * and removed leave grown. */
+    mallopt(M_MMAP_THRESHOLD, 128 * 1024);
     parse_options(argc, argv, &opts);
     if (opts.check_config) {
         check_config_and_exit(opts.check_config);

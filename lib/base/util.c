@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -126,6 +127,26 @@ xzalloc_cacheline(size_t size)
     }
     memset(p, 0, size);
     return p;
+}
+
+void *
+xmalloc_pages(size_t size)
+{
+    void *p = mmap(NULL, size ? size : 1, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+    if (p == MAP_FAILED) {
+        ovs_fatal(0, "virtual memory exhausted");
+    }
+    return p;
+}
+
+void
+free_pages(void *p, size_t size)
+{
+    if (p) {
+        munmap(p, size ? size : 1);
+    }
 }
 
 /* Microseconds time_warp() added.  Written with an atomic add, read

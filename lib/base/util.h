@@ -53,6 +53,13 @@ char *xmemdup0(const void *p, size_t size);
 /* Allocates 'size' bytes aligned to a cache line, zeroed; free() frees it. */
 void *xzalloc_cacheline(size_t size);
 
+/* Returns 'size' bytes of zeroed, page-aligned memory that takes up no
+ * physical memory until it is written, page by page: for buffers sized for
+ * the largest frame that mostly hold small ones.  Free with
+ * free_pages(). */
+void *xmalloc_pages(size_t size);
+void free_pages(void *p, size_t size);  /* Accepts NULL. */
+
 /* Monotonic time, plus whatever time_warp() added.  Cheap enough for
  * PMD threads: a clock_gettime() and one relaxed load. */
 long long time_msec(void);
