@@ -51,6 +51,10 @@ struct netdev_mmsg {
     int fanout_id;                  /* -1 until rx queue 0 makes a group. */
     bool fanout_ignores_outgoing;   /* The kernel filters our own tx. */
     int rcvbuf;                     /* SO_RCVBUF the kernel granted. */
+
+    /* Control thread only. */
+    long long next_drops_ms;        /* When netdev_run() next reads the
+                                     * kernel's drop counts. */
 };
 
 static struct netdev_mmsg *
@@ -235,7 +239,11 @@ netdev_mmsg_get_stats(const struct netdev *netdev, struct netdev_stats *st)
     struct netdev_mmsg *dev = netdev_mmsg_cast(netdev);
 
     for (int i = 0; i < netdev->n_rxq; i++) {
-        netdev_stats_add(st, &netdev_mmsg_rxq_cast(netdev->rxqs[i])->stats);
+        struct netdev_mmsg_rxq *rxq = netdev_mmsg_rxq_cast(netdev->rxqs[i]);
+
+        /* netdev_run() reads the kernel's drops only now and then. */
+        netdev_linux_accumulate_drops(rxq->rx.fd, &rxq->stats.rx_ring_full);
+        netdev_stats_add(st, &rxq->stats);
     }
     for (int i = 0; i < netdev->n_txq; i++) {
         netdev_stats_add(st, &dev->txqs[i].stats);
@@ -254,6 +262,15 @@ netdev_mmsg_health(const struct netdev *netdev)
 static void
 netdev_mmsg_run(struct netdev *netdev)
 {
+    struct netdev_mmsg *dev = netdev_mmsg_cast(netdev);
+    long long now = time_msec();
+
+    /* A system call per socket: on every tick, a thousand ports would
+     * keep the control thread busy. */
+    if (now < dev->next_drops_ms) {
+        return;
+    }
+    dev->next_drops_ms = now + NETDEV_LINUX_DROPS_INTERVAL_MS;
     /* The kernel resets PACKET_STATISTICS on each read; this thread is
      * the only writer of rx_ring_full. */
     for (int i = 0; i < netdev->n_rxq; i++) {

@@ -472,6 +472,8 @@ netdev_tpacket_rxq_destruct(struct netdev_rxq *rxq_)
 
 /* ---- Statistics, health and the mode policy (control thread). ---- */
 
+static void accumulate_drops(struct netdev_rxq_tpacket *);
+
 static void
 netdev_tpacket_get_stats(const struct netdev *netdev,
                          struct netdev_stats *stats)
@@ -479,9 +481,11 @@ netdev_tpacket_get_stats(const struct netdev *netdev,
     struct netdev_tpacket *dev = netdev_tpacket_cast(netdev);
 
     for (int i = 0; i < netdev->n_rxq; i++) {
-        const struct netdev_rxq_tpacket *rxq
+        struct netdev_rxq_tpacket *rxq
             = netdev_rxq_tpacket_cast(netdev->rxqs[i]);
 
+        /* netdev_run() reads the kernel's drops only now and then. */
+        accumulate_drops(rxq);
         netdev_stats_add(stats, &rxq->stats);
     }
     for (int i = 0; i < netdev->n_txq; i++) {
@@ -639,13 +643,21 @@ netdev_tpacket_run(struct netdev *netdev)
     struct netdev_tpacket *dev = netdev_tpacket_cast(netdev);
     uint64_t modes = dev->steer.modes;
     long long now = time_msec();
+    bool drops = now >= dev->next_drops_ms;
 
+    /* Reading the drops is a system call per socket: on every tick, a
+     * thousand ports would keep the control thread busy. */
+    if (drops) {
+        dev->next_drops_ms = now + NETDEV_LINUX_DROPS_INTERVAL_MS;
+    }
     for (int i = 0; i < netdev->n_rxq; i++) {
         struct netdev_rxq_tpacket *rxq
             = netdev_rxq_tpacket_cast(netdev->rxqs[i]);
         int mode;
 
-        accumulate_drops(rxq);
+        if (drops) {
+            accumulate_drops(rxq);
+        }
         mode = run_policy(rxq, now);
         if (mode == TPACKET_THROUGHPUT) {
             modes |= UINT64_C(1) << i;
