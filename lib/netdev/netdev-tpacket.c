@@ -645,8 +645,9 @@ netdev_tpacket_run(struct netdev *netdev)
     long long now = time_msec();
     bool drops = now >= dev->next_drops_ms;
 
-    /* Reading the drops is a system call per socket: on every tick, a
-     * thousand ports would keep the control thread busy. */
+    /* Reading the drops and the socket errors is a system call per
+     * socket: on every tick, a thousand ports would keep the control
+     * thread busy. */
     if (drops) {
         dev->next_drops_ms = now + NETDEV_LINUX_DROPS_INTERVAL_MS;
     }
@@ -668,7 +669,9 @@ netdev_tpacket_run(struct netdev *netdev)
     if (modes != dev->steer.modes) {
         switch_queues(dev, modes);
     }
-    update_link_error(dev);
+    if (drops) {
+        update_link_error(dev);
+    }
 }
 
 /* Appends the status of rx queue 'rxq' of 'dev' to 'buf'. */
