@@ -594,7 +594,7 @@ run_mode()
     mkdir -p "$WORK/$mode"
     FACTS=$WORK/$mode/facts
     : >"$FACTS"
-    ps_info "mode $mode: probe with $PROBE ports"
+    ((PROBE == 0)) || ps_info "mode $mode: probe with $PROBE ports"
     probe "$mode"
     rm -f -- "$WORK/probe-add.us" "$WORK/probe-del.us"
     # The estimate: the larger of the two per-port figures (VmRSS misses
