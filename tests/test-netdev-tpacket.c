@@ -55,7 +55,6 @@
 #include "netns-test.h"
 #include "packet/packets.h"
 #include "base/util.h"
-#include "netdev/netdev-provider.h"
 
 #define NS_NAME "ttpq-a"
 #define IF_A "ttpq0a"
@@ -1072,9 +1071,6 @@ test_link_flap(void)
         if (!netns_test_shell("ip link set " IF_A " down")) {
             CHECK(false, "cannot set %s down", IF_A);
         }
-        /* netdev_run() looks at the sockets' errors every
-         * NETDEV_LINUX_DROPS_INTERVAL_MS. */
-        time_warp(NETDEV_LINUX_DROPS_INTERVAL_MS);
         netdev_run();
         CHECK(netdev_health(nd) == ENETDOWN, "health %d while down",
               netdev_health(nd));
@@ -1675,7 +1671,6 @@ test_link_flap_queues(void)
         if (!netns_test_shell("ip link set " IF_A " down")) {
             CHECK(false, "cannot set %s down", IF_A);
         }
-        time_warp(NETDEV_LINUX_DROPS_INTERVAL_MS);
         netdev_run();
         for (int q = 0; q < N_RXQ; q++) {
             struct dp_batch batch;

@@ -195,10 +195,9 @@ int netdev_linux_ifindex(const char *name);
  * '*drops'.  The kernel resets the counters on each read. */
 void netdev_linux_accumulate_drops(int fd, uint64_t *drops);
 
-/* How often the packet-socket providers' run op reads the drops (and
- * tpacket the sockets' errors, which say the link went away): each is a
+/* How often the mmsg provider's run op reads the drops: reading them is a
  * system call per socket, too many for every tick with a thousand ports.
- * get_stats reads the drops too, so counters shown are fresh. */
+ * get_stats reads them too, so counters shown are fresh. */
 #define NETDEV_LINUX_DROPS_INTERVAL_MS 100
 
 /* Sends 'batch' on packet socket 'fd' with sendmmsg, each frame preceded by

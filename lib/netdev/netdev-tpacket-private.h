@@ -112,8 +112,6 @@ struct netdev_tpacket {
     /* Control thread only (read-only for get_status). */
     struct tpacket_steer steer; /* The fanout group and its program. */
     uint64_t n_programs;        /* Programs installed after the first. */
-    long long next_drops_ms;    /* When netdev_run() next reads the
-                                 * kernel's drop counts. */
     int steer_error;            /* Last steering failure, or 0. */
 
     /* Written by the control thread, read by PMDs (relaxed): 0, or the

@@ -472,8 +472,6 @@ netdev_tpacket_rxq_destruct(struct netdev_rxq *rxq_)
 
 /* ---- Statistics, health and the mode policy (control thread). ---- */
 
-static void accumulate_drops(struct netdev_rxq_tpacket *);
-
 static void
 netdev_tpacket_get_stats(const struct netdev *netdev,
                          struct netdev_stats *stats)
@@ -481,11 +479,9 @@ netdev_tpacket_get_stats(const struct netdev *netdev,
     struct netdev_tpacket *dev = netdev_tpacket_cast(netdev);
 
     for (int i = 0; i < netdev->n_rxq; i++) {
-        struct netdev_rxq_tpacket *rxq
+        const struct netdev_rxq_tpacket *rxq
             = netdev_rxq_tpacket_cast(netdev->rxqs[i]);
 
-        /* netdev_run() reads the kernel's drops only now and then. */
-        accumulate_drops(rxq);
         netdev_stats_add(stats, &rxq->stats);
     }
     for (int i = 0; i < netdev->n_txq; i++) {
@@ -643,22 +639,13 @@ netdev_tpacket_run(struct netdev *netdev)
     struct netdev_tpacket *dev = netdev_tpacket_cast(netdev);
     uint64_t modes = dev->steer.modes;
     long long now = time_msec();
-    bool drops = now >= dev->next_drops_ms;
 
-    /* Reading the drops and the socket errors is a system call per
-     * socket: on every tick, a thousand ports would keep the control
-     * thread busy. */
-    if (drops) {
-        dev->next_drops_ms = now + NETDEV_LINUX_DROPS_INTERVAL_MS;
-    }
     for (int i = 0; i < netdev->n_rxq; i++) {
         struct netdev_rxq_tpacket *rxq
             = netdev_rxq_tpacket_cast(netdev->rxqs[i]);
         int mode;
 
-        if (drops) {
-            accumulate_drops(rxq);
-        }
+        accumulate_drops(rxq);
         mode = run_policy(rxq, now);
         if (mode == TPACKET_THROUGHPUT) {
             modes |= UINT64_C(1) << i;
@@ -669,9 +656,7 @@ netdev_tpacket_run(struct netdev *netdev)
     if (modes != dev->steer.modes) {
         switch_queues(dev, modes);
     }
-    if (drops) {
-        update_link_error(dev);
-    }
+    update_link_error(dev);
 }
 
 /* Appends the status of rx queue 'rxq' of 'dev' to 'buf'. */
