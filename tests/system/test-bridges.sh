@@ -2,7 +2,9 @@
 # Copyright (c) 2026 The pmdswitch authors.  SPDX-License-Identifier: Apache-2.0
 #
 # System test: several bridges in one daemon, patch ports and internal
-# ports.
+# ports.  What it checks happens in the slow path and the patch crossing,
+# whichever provider receives:
+# Provider-independent.
 #
 #   - br0 (namespace A behind port pa) and br1 (namespace C behind pc) are
 #     joined by the patch pair x0 (br0) <-> x1 (br1).  Ping between A and
