@@ -46,18 +46,23 @@
 # The veth modes also time `ip link add` and `ip link del` of 50 veth
 # pairs: what the kernel alone takes.
 #
-# The daemon runs on core 1 (pmd-cpu-mask 0x2, every thread moved there
-# with taskset) and this script with its pmdswitch-appctl calls on core 0,
-# as in run-bench.sh.  Its socket, pidfile, log and config are in a
+# The PMD runs on core 1 (pmd-cpu-mask 0x2); this script with its
+# pmdswitch-appctl calls and the daemon's other threads (the control
+# thread that serves the commands) on core 0 (--ctl-core).  With
+# --ctl-core 1 the control thread shares the PMD's core, as every thread
+# of the daemon does in run-bench.sh; with many veth ports that costs a
+# lot (the PMD and the kernel's softirqs for the ports' sockets compete
+# with it there).  Its socket, pidfile, log and config are in a
 # temporary directory.  On success and on failure (trap) the daemon is
 # stopped by PID, every interface with the prefix "pchurn" deleted and the
 # temporary directory removed.
 #
 # Usage: port-churn.sh [--ports N] [--probe K] [--mem-share PCT]
-#                      [--modes MODE[,MODE...]]
+#                      [--ctl-core CORE] [--modes MODE[,MODE...]]
 #   N: ports per mode (default 1000, at most 2048); K: probe ports
 #   (default 10, 0 for no probe and no memory check); PCT: the share of
-#   MemAvailable a mode may take (default 25); MODEs: dummy, mmsg,
+#   MemAvailable a mode may take (default 25); CORE: where the daemon's
+#   threads other than the PMD run (default 0); MODEs: dummy, mmsg,
 #   tpacket (default all three; without root only dummy runs).
 # Environment: PMDSWITCH_BUILD (build tree with vswitchd/pmdswitchd and
 #   utilities/pmdswitch-appctl, default the source tree).
@@ -78,11 +83,13 @@ PROBE=10
 MODES=(dummy mmsg tpacket)
 PREFIX=pchurn
 MEM_SHARE=25
+CTL_CORE=0
 while [[ $# -gt 0 ]]; do
     case $1 in
     --ports) N=$2; shift 2 ;;
     --probe) PROBE=$2; shift 2 ;;
     --mem-share) MEM_SHARE=$2; shift 2 ;;
+    --ctl-core) CTL_CORE=$2; shift 2 ;;
     --modes) IFS=, read -r -a MODES <<<"$2"; shift 2 ;;
     -h | --help) sed -n 's/^# Usage: //p; s/^#   /  /p' "$0"; exit 0 ;;
     *) echo "port-churn.sh: unknown argument '$1' (see --help)" >&2; exit 1 ;;
@@ -90,6 +97,10 @@ while [[ $# -gt 0 ]]; do
 done
 if [[ ! $N =~ ^[0-9]+$ ]] || ((N < 1 || N > 2048)); then
     echo "port-churn.sh: --ports must be 1..2048" >&2
+    exit 1
+fi
+if [[ ! $CTL_CORE =~ ^[0-9]+$ ]] || ! taskset -c "$CTL_CORE" true 2>/dev/null; then
+    echo "port-churn.sh: --ctl-core must be a core this machine has" >&2
     exit 1
 fi
 if [[ ! $MEM_SHARE =~ ^[0-9]+$ ]] || ((MEM_SHARE < 1 || MEM_SHARE > 90)); then
@@ -183,7 +194,8 @@ churn_delete_links()
         ip -force -batch - >/dev/null 2>&1 || true
 }
 
-# This shell and so every pmdswitch-appctl on core 0, the daemon on 1.
+# This shell and so every pmdswitch-appctl on core 0; the PMD on core 1,
+# the daemon's other threads on CTL_CORE (start_daemon).
 NCPUS=$(nproc)
 taskset -cp 0 $$ >/dev/null
 
@@ -318,8 +330,8 @@ write_config()
 EOF
 }
 
-# start_daemon MODE: a fresh daemon on a fresh config, all threads on
-# core 1.
+# start_daemon MODE: a fresh daemon on a fresh config, its threads other
+# than the PMDs (which pin themselves to core 1) on CTL_CORE.
 start_daemon()
 {
     local -a extra=()
@@ -327,7 +339,11 @@ start_daemon()
     write_config "$CONFIG" "$1"
     [[ $1 == dummy ]] && extra=(--enable-dummy)
     ps_start_daemon "$CONFIG" "${extra[@]}"
-    taskset -a -cp 1 "$PS_DAEMON_PID" >/dev/null
+    local t
+    for t in /proc/"$PS_DAEMON_PID"/task/*; do
+        [[ $(cat "$t/comm") == pmd-* ]] && continue
+        taskset -cp "$CTL_CORE" "${t##*/}" >/dev/null
+    done
 }
 
 # port_args MODE I: the KEY=VALUE words of port pI.
@@ -561,7 +577,8 @@ if facts.get("probe_ports"):
                "(MemAvailable's drop) %+d KB, %+d fds per port; estimate "
                "for %d ports: %d MB"
                % (facts["probe_ports"], facts["probe_rss_kb"],
-                  facts["probe_avail_kb"], facts["probe_fds"], n,
+                  facts["probe_avail_kb"], facts["probe_fds"],
+                  facts.get("probe_estimate_ports", n),
                   facts["probe_estimate_kb"] / 1024))
 out.append("- checks: %s" % facts.get("checks", "-"))
 if facts.get("leftover"):
@@ -610,6 +627,7 @@ run_mode()
         fact probe_avail_kb "$PROBE_AVAIL_KB"
         fact probe_fds "$PROBE_FDS"
         fact probe_estimate_kb "$est"
+        fact probe_estimate_ports "$n"
     fi
     if ((est > cap)); then
         local fit=$((cap / per / 100 * 100))
@@ -700,8 +718,8 @@ print(len(json.load(sys.stdin)["ports"]))')"
     printf -- '- host: %s, kernel %s, %s CPUs, load average at start %s\n' \
         "$(hostname)" "$(uname -r)" "$NCPUS" \
         "$(cut -d' ' -f1-3 /proc/loadavg)"
-    printf -- '- daemon: %s (%s), on core 1; pmdswitch-appctl on core 0\n' \
-        "$PS_DAEMON" "$("$PS_DAEMON" --version 2>&1 | head -1)"
+    printf -- '- daemon: %s (%s); PMD on core 1, control thread on core %s; pmdswitch-appctl on core 0\n' \
+        "$PS_DAEMON" "$("$PS_DAEMON" --version 2>&1 | head -1)" "$CTL_CORE"
     printf -- '- times: wall time of each pmdswitch-appctl process; daemon CPU: its non-PMD threads\n\n'
 } | tee "$RESULTS_MD"
 ps_info "results: $RESULTS_MD, $RESULTS_JSON"
