@@ -46,19 +46,30 @@
 # The veth modes also time `ip link add` and `ip link del` of 50 veth
 # pairs: what the kernel alone takes.
 #
-# The daemon runs on core 1 (pmd-cpu-mask 0x2, every thread moved there
-# with taskset) and this script with its pmdswitch-appctl calls on core 0,
-# as in run-bench.sh.  Its socket, pidfile, log and config are in a
-# temporary directory.  On success and on failure (trap) the daemon is
-# stopped by PID, every interface with the prefix "pchurn" deleted and the
-# temporary directory removed.
+# The PMD runs on core 1 (pmd-cpu-mask 0x2); this script with its
+# pmdswitch-appctl calls and the daemon's other threads (the control
+# thread that serves the commands) on core 0 (--ctl-core).  With
+# --ctl-core 1 the control thread shares the PMD's core, as every thread
+# of the daemon does in run-bench.sh; with many veth ports that costs a
+# lot (the PMD and the kernel's softirqs for the ports' sockets compete
+# with it there).  As root the daemon runs in a namespace of the script's,
+# pchurnns, with IPv6 off there (--ipv6 leaves it on), so that the 2N
+# interfaces stay out of the root namespace and send nothing: with IPv6
+# on, every new veth end sends router solicitations and MLD reports that
+# the switch floods to every port.  Its socket, pidfile, log and config
+# are in a temporary directory.  On success and on failure (trap) the
+# daemon is stopped by PID, the namespace deleted with everything in it,
+# any interface with the prefix "pchurn" left in the root namespace
+# deleted and the temporary directory removed.
 #
 # Usage: port-churn.sh [--ports N] [--probe K] [--mem-share PCT]
-#                      [--modes MODE[,MODE...]]
+#                      [--ctl-core CORE] [--ipv6] [--modes MODE[,MODE...]]
 #   N: ports per mode (default 1000, at most 2048); K: probe ports
 #   (default 10, 0 for no probe and no memory check); PCT: the share of
-#   MemAvailable a mode may take (default 25); MODEs: dummy, mmsg,
-#   tpacket (default all three; without root only dummy runs).
+#   MemAvailable a mode may take (default 25); CORE: where the daemon's
+#   threads other than the PMD run (default 0); --ipv6: leave IPv6 on in
+#   the daemon's namespace; MODEs: dummy, mmsg, tpacket (default all
+#   three; without root only dummy runs, in the root namespace).
 # Environment: PMDSWITCH_BUILD (build tree with vswitchd/pmdswitchd and
 #   utilities/pmdswitch-appctl, default the source tree).
 # Output: the tables on stdout and in bench/results/port-churn-STAMP.md;
@@ -78,11 +89,15 @@ PROBE=10
 MODES=(dummy mmsg tpacket)
 PREFIX=pchurn
 MEM_SHARE=25
+CTL_CORE=0
+IPV6=
 while [[ $# -gt 0 ]]; do
     case $1 in
     --ports) N=$2; shift 2 ;;
     --probe) PROBE=$2; shift 2 ;;
     --mem-share) MEM_SHARE=$2; shift 2 ;;
+    --ctl-core) CTL_CORE=$2; shift 2 ;;
+    --ipv6) IPV6=1; shift ;;
     --modes) IFS=, read -r -a MODES <<<"$2"; shift 2 ;;
     -h | --help) sed -n 's/^# Usage: //p; s/^#   /  /p' "$0"; exit 0 ;;
     *) echo "port-churn.sh: unknown argument '$1' (see --help)" >&2; exit 1 ;;
@@ -90,6 +105,10 @@ while [[ $# -gt 0 ]]; do
 done
 if [[ ! $N =~ ^[0-9]+$ ]] || ((N < 1 || N > 2048)); then
     echo "port-churn.sh: --ports must be 1..2048" >&2
+    exit 1
+fi
+if [[ ! $CTL_CORE =~ ^[0-9]+$ ]] || ! taskset -c "$CTL_CORE" true 2>/dev/null; then
+    echo "port-churn.sh: --ctl-core must be a core this machine has" >&2
     exit 1
 fi
 if [[ ! $MEM_SHARE =~ ^[0-9]+$ ]] || ((MEM_SHARE < 1 || MEM_SHARE > 90)); then
@@ -141,10 +160,35 @@ ps_record_dir "$WORK"
 PS_TPACKET=false
 ps_setup "$PREFIX"
 
+# As root the daemon runs in a namespace of ours, NS, so that the 2N
+# interfaces it makes stay out of the root namespace, with IPv6 off there
+# (unless --ipv6): otherwise every new veth end sends router
+# solicitations and MLD reports, the switch floods each to every port and
+# the kernel routes every copy through an IPv6 table holding a route per
+# interface, which is what the PMD then spends its time on.  The daemon
+# is started through a wrapper that execs `ip netns exec`, so its PID is
+# the daemon's.
+NS=
+if [[ $(id -u) -eq 0 ]]; then
+    NS=${PREFIX}ns
+    if [[ -n $IPV6 ]]; then
+        ps_add_ns "$NS"
+    else
+        ps_add_quiet_ns "$NS"
+    fi
+    printf '#!/bin/sh\nexec ip netns exec %s %s "$@"\n' "$NS" "$PS_DAEMON" \
+        >"$WORK/pmdswitchd"
+    chmod +x "$WORK/pmdswitchd"
+    REAL_DAEMON=$PS_DAEMON
+    PS_DAEMON=$WORK/pmdswitchd
+else
+    REAL_DAEMON=$PS_DAEMON
+fi
+
 # The EXIT trap (replacing lib.sh's): on failure the daemon's log tail;
-# then the daemon stopped by PID, the temporary directories removed, the
-# interfaces with our prefix deleted (the daemon deletes the veths it made
-# when it removes a port, not when it is killed), and lib.sh's check that
+# then the daemon stopped by PID, the namespace (with every interface in
+# it) and the temporary directories removed, any interface with our
+# prefix left in the root namespace deleted, and lib.sh's check that
 # nothing with the prefix is left.
 ps__on_exit()
 {
@@ -160,15 +204,18 @@ ps__on_exit()
     ps_finish "$rc"
 }
 
-# churn_links: the root-namespace interfaces whose names start with the
-# prefix, one per line (both ends of each veth).
+# churn_links [NS]: the interfaces of namespace NS (default: the root
+# namespace) whose names start with the prefix, one per line (both ends of
+# each veth).
 churn_links()
 {
-    ip -o link show 2>/dev/null |
+    local -a netns=()
+    [[ -n ${1:-} ]] && netns=(-n "$1")
+    ip "${netns[@]}" -o link show 2>/dev/null |
         awk -F': ' -v p="$PREFIX" '{ sub(/@.*/, "", $2); if (index($2, p) == 1) print $2 }'
 }
 
-# churn_delete_links: deletes them, in one `ip -batch` (a veth's peer goes
+# churn_delete_links: deletes those of the root namespace, in one `ip -batch` (a veth's peer goes
 # with it, so errors for peers already gone are expected and ignored).
 # Only while PS_PREFIX is set: ps_setup clears it when the prefix's
 # interfaces were there before us.
@@ -183,7 +230,8 @@ churn_delete_links()
         ip -force -batch - >/dev/null 2>&1 || true
 }
 
-# This shell and so every pmdswitch-appctl on core 0, the daemon on 1.
+# This shell and so every pmdswitch-appctl on core 0; the PMD on core 1,
+# the daemon's other threads on CTL_CORE (start_daemon).
 NCPUS=$(nproc)
 taskset -cp 0 $$ >/dev/null
 
@@ -318,8 +366,8 @@ write_config()
 EOF
 }
 
-# start_daemon MODE: a fresh daemon on a fresh config, all threads on
-# core 1.
+# start_daemon MODE: a fresh daemon on a fresh config, its threads other
+# than the PMDs (which pin themselves to core 1) on CTL_CORE.
 start_daemon()
 {
     local -a extra=()
@@ -327,7 +375,11 @@ start_daemon()
     write_config "$CONFIG" "$1"
     [[ $1 == dummy ]] && extra=(--enable-dummy)
     ps_start_daemon "$CONFIG" "${extra[@]}"
-    taskset -a -cp 1 "$PS_DAEMON_PID" >/dev/null
+    local t
+    for t in /proc/"$PS_DAEMON_PID"/task/*; do
+        [[ $(cat "$t/comm") == pmd-* ]] && continue
+        taskset -cp "$CTL_CORE" "${t##*/}" >/dev/null
+    done
 }
 
 # port_args MODE I: the KEY=VALUE words of port pI.
@@ -384,11 +436,12 @@ print(" ".join(sorted(p["name"] for p in j["ports"])))')
     ps_info "ok: list-ports br0 and dpctl/show list the $n ports p1..p$n"
 }
 
-# check_links N: 2N interfaces with the prefix (N veth pairs) exist.
+# check_links N: 2N interfaces with the prefix (N veth pairs) exist in
+# the daemon's namespace.
 check_links()
 {
     local got
-    got=$(churn_links | wc -l)
+    got=$(churn_links "$NS" | wc -l)
     ps_assert_eq "interfaces with prefix $PREFIX" "$((2 * $1))" "$got"
 }
 
@@ -401,17 +454,16 @@ kernel_reference()
     local i name t0 t1
     for ((i = 1; i <= $1; i++)); do
         name=${PREFIX}r$i
-        ps_record_link "$name"
         t0=${EPOCHREALTIME/./}
-        ip link add "$name" type veth peer name "$name-peer"
-        ip link set dev "$name" up
+        ip -n "$NS" link add "$name" type veth peer name "$name-peer"
+        ip -n "$NS" link set dev "$name" up
         t1=${EPOCHREALTIME/./}
         printf '%d\n' $((t1 - t0)) >>"$WORK/$MODE/iplink-add.us"
     done
     for ((i = 1; i <= $1; i++)); do
         name=${PREFIX}r$i
         t0=${EPOCHREALTIME/./}
-        ip link del dev "$name"
+        ip -n "$NS" link del dev "$name"
         t1=${EPOCHREALTIME/./}
         printf '%d\n' $((t1 - t0)) >>"$WORK/$MODE/iplink-del.us"
     done
@@ -561,7 +613,8 @@ if facts.get("probe_ports"):
                "(MemAvailable's drop) %+d KB, %+d fds per port; estimate "
                "for %d ports: %d MB"
                % (facts["probe_ports"], facts["probe_rss_kb"],
-                  facts["probe_avail_kb"], facts["probe_fds"], n,
+                  facts["probe_avail_kb"], facts["probe_fds"],
+                  facts.get("probe_estimate_ports", n),
                   facts["probe_estimate_kb"] / 1024))
 out.append("- checks: %s" % facts.get("checks", "-"))
 if facts.get("leftover"):
@@ -610,6 +663,7 @@ run_mode()
         fact probe_avail_kb "$PROBE_AVAIL_KB"
         fact probe_fds "$PROBE_FDS"
         fact probe_estimate_kb "$est"
+        fact probe_estimate_ports "$n"
     fi
     if ((est > cap)); then
         local fit=$((cap / per / 100 * 100))
@@ -654,7 +708,7 @@ run_mode()
     checks+=("list-ports and dpctl/show: $n ports" "config: $n ports")
     if [[ $mode != dummy ]]; then
         check_links "$n"
-        checks+=("$((2 * n)) interfaces $PREFIX*")
+        checks+=("$((2 * n)) interfaces $PREFIX* in $NS")
     fi
     for ((i = 0; i < 200 && i < n; i++)); do
         timed "$WORK/$mode/versionN.us" version
@@ -674,6 +728,8 @@ run_mode()
 print(len(json.load(sys.stdin)["ports"]))')"
     ps_assert_eq "list-ports br0 after the dels" "" "$(ctl list-ports br0)"
     ps_assert_eq "interfaces with prefix $PREFIX after the dels" 0 \
+        "$(churn_links "$NS" | wc -l)"
+    ps_assert_eq "interfaces with prefix $PREFIX in the root namespace" 0 \
         "$(churn_links | wc -l)"
     checks+=("after the dels: config, list-ports and dpctl/show empty, no $PREFIX* interface")
     fact checks "$(IFS=';'; printf '%s' "${checks[*]}" | sed 's/;/; /g')"
@@ -700,8 +756,12 @@ print(len(json.load(sys.stdin)["ports"]))')"
     printf -- '- host: %s, kernel %s, %s CPUs, load average at start %s\n' \
         "$(hostname)" "$(uname -r)" "$NCPUS" \
         "$(cut -d' ' -f1-3 /proc/loadavg)"
-    printf -- '- daemon: %s (%s), on core 1; pmdswitch-appctl on core 0\n' \
-        "$PS_DAEMON" "$("$PS_DAEMON" --version 2>&1 | head -1)"
+    printf -- '- daemon: %s (%s); PMD on core 1, control thread on core %s; pmdswitch-appctl on core 0\n' \
+        "$REAL_DAEMON" "$("$REAL_DAEMON" --version 2>&1 | head -1)" "$CTL_CORE"
+    if [[ -n $NS ]]; then
+        printf -- '- the daemon runs in namespace %s (IPv6 %s there)\n' "$NS" \
+            "$([[ -n $IPV6 ]] && echo on || echo off)"
+    fi
     printf -- '- times: wall time of each pmdswitch-appctl process; daemon CPU: its non-PMD threads\n\n'
 } | tee "$RESULTS_MD"
 ps_info "results: $RESULTS_MD, $RESULTS_JSON"
