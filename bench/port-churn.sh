@@ -176,7 +176,7 @@ if [[ $(id -u) -eq 0 ]]; then
     else
         ps_add_quiet_ns "$NS"
     fi
-    printf '#!/bin/sh\nexec ip netns exec %s %s "$@"\n' "$NS" "$PS_DAEMON" \
+    printf '#!/bin/bash\nexec ip netns exec %q %q "$@"\n' "$NS" "$PS_DAEMON" \
         >"$WORK/pmdswitchd"
     chmod +x "$WORK/pmdswitchd"
     REAL_DAEMON=$PS_DAEMON
