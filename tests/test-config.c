@@ -228,7 +228,8 @@ test_other_values(void)
         "\"tx-flush-interval\": 1000000, \"pmd-rxq-assign\": "
         "\"roundrobin\", \"bond-rebalance-interval\": 0, "
         "\"mac-aging-time\": 15, \"flow-idle-timeout\": 3600000, "
-        "\"flow-limit\": 10000000}}";
+        "\"flow-limit\": 10000000, \"mac-table-size\": 1000000, "
+        "\"mac-learn-rate\": 0}}";
     static const char expected_format[] =
         "pmd-cpu-mask=0xa\n"
         "use-tpacket-v3=false\n"
@@ -241,7 +242,9 @@ test_other_values(void)
         "bond-rebalance-interval=0\n"
         "mac-aging-time=15\n"
         "flow-idle-timeout=3600000\n"
-        "flow-limit=10000000\n";
+        "flow-limit=10000000\n"
+        "mac-table-size=1000000\n"
+        "mac-learn-rate=0\n";
     struct pmd_config *config = parse_ok(text);
     char buf[CONFIG_OTHER_FORMAT_SIZE];
     const struct config_other *o;
@@ -320,18 +323,24 @@ static const struct error_case error_cases[] = {
       "config.json:1:41: unknown key \"tags\" in port #1 of bridge \"br0\" "
       "(known keys: name, interface, type, create, vlan_mode, tag, trunks, "
       "members, options)" },
+    { "mac-limit out of range", "{\"bridges\": [{\"name\": \"br0\", "
+      "\"ports\": [\n  {\"name\": \"p2\", \"options\": {\"mac-limit\": -1}}\n"
+      "]}]}",
+      "config.json:2:43: \"mac-limit\" must be an integer from 0 to "
+      "1000000, got -1" },
     { "unknown options key", "{\"bridges\": [{\"name\": \"br0\", \"ports\": "
       "[\n  {\"name\": \"p2\", \"options\": {\"n_rxqs\": 2}}\n]}]}",
       "config.json:2:30: unknown key \"n_rxqs\" in options of port \"p2\" "
       "(known keys: n_rxq, bond_mode, peer, bond-rebalance-interval, "
-      "xdp-mode, pcap)" },
+      "xdp-mode, pcap, mac-limit)" },
     { "unknown other_config key", "{\"bridges\": [],\n \"other_config\": "
       "{\n   \"pmd-cpu-masks\": \"0x2\"\n }}",
       "config.json:3:4: unknown key \"pmd-cpu-masks\" in other_config (known "
       "keys: pmd-cpu-mask, use-tpacket-v3, emc-insert-inv-prob, smc-enable, "
       "userspace-tso-enable, pmd-sleep-max, tx-flush-interval, "
       "pmd-rxq-assign, bond-rebalance-interval, mac-aging-time, "
-      "flow-idle-timeout, flow-limit)" },
+      "flow-idle-timeout, flow-limit, mac-table-size, "
+      "mac-learn-rate)" },
     { "unknown rule key", "{\"bridges\": [{\"name\": \"br0\", \"rules\": "
       "[\n  {\"priority\": 1, \"actions\": \"drop\", \"table\": 0}\n]}]}",
       "config.json:2:38: unknown key \"table\" in rule #1 of bridge \"br0\" "
@@ -837,7 +846,8 @@ static const struct other_set_case other_set_cases[] = {
       "pmd-cpu-mask, use-tpacket-v3, emc-insert-inv-prob, smc-enable, "
       "userspace-tso-enable, pmd-sleep-max, tx-flush-interval, "
       "pmd-rxq-assign, bond-rebalance-interval, mac-aging-time, "
-      "flow-idle-timeout, flow-limit)", NULL },
+      "flow-idle-timeout, flow-limit, mac-table-size, mac-learn-rate)",
+      NULL },
 };
 
 static void

@@ -5,10 +5,13 @@
  * Unit tests for the MAC learning table: learning, lookups, move
  * detection, aging with a fake clock, eviction when full, flushes,
  * refresh semantics, per-VLAN isolation, the fdb/show dump, the generation
- * counter, and learners on several threads at once.
+ * counter, and learners on several threads at once; fairness (eviction
+ * from the port that holds the most, per-port limits, learn rate) and the
+ * change log the datapath revalidates from.
  */
 #include <autoconf.h>
 #include "ofproto/mac-learning.h"
+#include "ofproto/change-log.h"
 
 #include <inttypes.h>
 #include <pthread.h>
@@ -396,6 +399,215 @@ test_dump(void)
     mac_learning_destroy(ml);
 }
 
+/* A port that floods new source MACs into a full table evicts its own
+ * entries, never another port's hosts. */
+static void
+test_fair_eviction(void)
+{
+    struct mac_learning *ml = mac_learning_create(0, 8);
+    struct mac_learning_stats stats;
+
+    mac_learning_set_learn_rate(ml, 0);
+    CHECK_INT(mac_learning_learn(ml, mac(1), 0, 1, 0), ML_NEW);
+    CHECK_INT(mac_learning_learn(ml, mac(2), 0, 1, 0), ML_NEW);
+    CHECK_INT(mac_learning_learn(ml, mac(3), 0, 3, 0), ML_NEW);
+    for (unsigned int i = 0; i < 100; i++) {
+        CHECK_INT(mac_learning_learn(ml, mac(1000 + i), 0, 2, 10 + i),
+                  ML_NEW);
+    }
+    CHECK_INT(mac_learning_count(ml), 8);
+    /* The real hosts are older than every flooded MAC, yet stay. */
+    CHECK_INT(mac_learning_lookup(ml, mac(1), 0, 200), 1);
+    CHECK_INT(mac_learning_lookup(ml, mac(2), 0, 200), 1);
+    CHECK_INT(mac_learning_lookup(ml, mac(3), 0, 200), 3);
+    /* Port 2 keeps its newest five. */
+    CHECK_INT(mac_learning_lookup(ml, mac(1094), 0, 200), -1);
+    for (unsigned int i = 95; i < 100; i++) {
+        CHECK_INT(mac_learning_lookup(ml, mac(1000 + i), 0, 200), 2);
+    }
+    mac_learning_get_stats(ml, &stats);
+    CHECK_INT(stats.n_evicted, 95);
+
+    /* Once port 2 is no bigger than port 1, the older of the two
+     * ports' oldest entries goes: port 1's, learned at 0. */
+    mac_learning_set_max_entries(ml, 4);
+    CHECK_INT(mac_learning_count(ml), 4);
+    CHECK_INT(mac_learning_lookup(ml, mac(3), 0, 200), 3);
+    CHECK_INT(mac_learning_lookup(ml, mac(1), 0, 200), -1);
+    CHECK_INT(mac_learning_lookup(ml, mac(2), 0, 200), 1);
+    CHECK_INT(mac_learning_lookup(ml, mac(1099), 0, 200), 2);
+    mac_learning_destroy(ml);
+}
+
+static void
+test_port_limit(void)
+{
+    struct mac_learning *ml = mac_learning_create(0, 0);
+    struct mac_learning_port_row *rows;
+    struct mac_learning_stats stats;
+    size_t n;
+
+    mac_learning_set_port_limit(ml, 2, 3);
+    for (unsigned int i = 0; i < 3; i++) {
+        CHECK_INT(mac_learning_learn(ml, mac(10 + i), 0, 2, 0), ML_NEW);
+    }
+    CHECK_INT(mac_learning_learn(ml, mac(13), 0, 2, 0), ML_OVER_LIMIT);
+    CHECK_INT(mac_learning_lookup(ml, mac(13), 0, 0), -1);
+    /* What the port has stays usable, and refreshes are no learns. */
+    CHECK_INT(mac_learning_learn(ml, mac(10), 0, 2, 5), ML_NOCHANGE);
+    /* Moving a MAC onto the full port is refused too; it stays put. */
+    CHECK_INT(mac_learning_learn(ml, mac(20), 0, 4, 0), ML_NEW);
+    CHECK_INT(mac_learning_learn(ml, mac(20), 0, 2, 1), ML_OVER_LIMIT);
+    CHECK_INT(mac_learning_lookup(ml, mac(20), 0, 1), 4);
+    /* Other ports are not limited. */
+    for (unsigned int i = 0; i < 10; i++) {
+        CHECK_INT(mac_learning_learn(ml, mac(30 + i), 0, 5, 0), ML_NEW);
+    }
+    /* Room again once one ages out... */
+    CHECK_INT(mac_learning_flush_port(ml, 2), 3);
+    CHECK_INT(mac_learning_learn(ml, mac(13), 0, 2, 2), ML_NEW);
+
+    mac_learning_get_stats(ml, &stats);
+    CHECK_INT(stats.n_over_limit, 2);
+    n = mac_learning_dump_ports(ml, &rows);
+    CHECK_INT(n, 3);
+    CHECK_INT(rows[0].port, 2);
+    CHECK_INT(rows[0].n_entries, 1);
+    CHECK_INT(rows[0].limit, 3);
+    CHECK_INT(rows[0].n_over_limit, 2);
+    CHECK_INT(rows[1].port, 4);
+    CHECK_INT(rows[2].port, 5);
+    CHECK_INT(rows[2].n_entries, 10);
+    CHECK_INT(rows[2].n_over_limit, 0);
+    free(rows);
+    mac_learning_destroy(ml);
+}
+
+static void
+test_learn_rate(void)
+{
+    struct mac_learning *ml = mac_learning_create(0, 0);
+    struct mac_learning_stats stats;
+    unsigned int n = 0;
+
+    mac_learning_set_learn_rate(ml, 10);
+    /* A second's worth at once... */
+    for (unsigned int i = 0; i < 10; i++) {
+        CHECK_INT(mac_learning_learn(ml, mac(n++), 0, 1, 1000), ML_NEW);
+    }
+    CHECK_INT(mac_learning_learn(ml, mac(n++), 0, 1, 1000),
+              ML_RATE_LIMITED);
+    CHECK_INT(mac_learning_lookup(ml, mac(n - 1), 0, 1000), -1);
+    /* ...then one per 100 ms. */
+    CHECK_INT(mac_learning_learn(ml, mac(n++), 0, 1, 1099),
+              ML_RATE_LIMITED);
+    CHECK_INT(mac_learning_learn(ml, mac(n++), 0, 1, 1100), ML_NEW);
+    CHECK_INT(mac_learning_learn(ml, mac(n++), 0, 1, 1100),
+              ML_RATE_LIMITED);
+    /* Moves count, refreshes do not. */
+    CHECK_INT(mac_learning_learn(ml, mac(0), 0, 1, 1150), ML_NOCHANGE);
+    CHECK_INT(mac_learning_learn(ml, mac(500), 0, 2, 1150), ML_NEW);
+    CHECK_INT(mac_learning_learn(ml, mac(500), 0, 1, 1200), ML_MOVED);
+    CHECK_INT(mac_learning_learn(ml, mac(501), 0, 1, 1200),
+              ML_RATE_LIMITED);
+    /* Another port has its own bucket. */
+    CHECK_INT(mac_learning_learn(ml, mac(600), 0, 3, 1200), ML_NEW);
+    /* The bucket never holds more than a second's worth. */
+    for (unsigned int i = 0; i < 10; i++) {
+        CHECK_INT(mac_learning_learn(ml, mac(700 + i), 0, 1, 100000),
+                  ML_NEW);
+    }
+    CHECK_INT(mac_learning_learn(ml, mac(800), 0, 1, 100000),
+              ML_RATE_LIMITED);
+    mac_learning_get_stats(ml, &stats);
+    CHECK_INT(stats.n_rate_limited, 5);
+    CHECK_INT(stats.learn_rate, 10);
+    mac_learning_destroy(ml);
+}
+
+/* Reads the whole of 'log' from '*pos' into 'keys' (room for 16). */
+static size_t
+read_log(const struct change_log *log, uint64_t *pos, uint64_t keys[16])
+{
+    uint64_t head = change_log_head(log);
+    size_t n = change_log_read(log, *pos, head, keys, 16);
+
+    if (n != SIZE_MAX) {
+        *pos += n;
+    }
+    return n;
+}
+
+static void
+test_change_log(void)
+{
+    struct mac_learning *ml = mac_learning_create(0, 0);
+    struct change_log *log = xmalloc(sizeof *log);
+    uint64_t change_seq = 0;
+    uint64_t keys[16];
+    uint64_t pos = 0;
+    uint64_t table_gen;
+
+    change_log_init(log);
+    change_log_set_change_seq(log, &change_seq);
+    mac_learning_set_change_log(ml, log, &change_seq);
+
+    /* Learned, moved: each named once; a refresh is not a change. */
+    CHECK_INT(mac_learning_learn(ml, mac(1), 7, 1, 0), ML_NEW);
+    CHECK_INT(mac_learning_learn(ml, mac(1), 7, 1, 10), ML_NOCHANGE);
+    CHECK_INT(mac_learning_learn(ml, mac(1), 7, 2, 20), ML_MOVED);
+    CHECK_INT(read_log(log, &pos, keys), 2);
+    CHECK(keys[0] == change_key_mac(mac(1), 7), "learn not logged");
+    CHECK(keys[1] == change_key_mac(mac(1), 7), "move not logged");
+    CHECK_INT(change_seq, 2);
+
+    /* Aging, eviction and a port's flush name each entry removed. */
+    table_gen = mac_learning_table_generation(ml);
+    CHECK_INT(mac_learning_learn(ml, mac(2), 0, 3, 1000), ML_NEW);
+    CHECK_INT(mac_learning_run(ml, 1000 + 300 * 1000 - 500), 1);
+    CHECK_INT(read_log(log, &pos, keys), 2);
+    CHECK(keys[1] == change_key_mac(mac(1), 7), "age-out not logged");
+    mac_learning_set_max_entries(ml, 1);
+    CHECK_INT(mac_learning_learn(ml, mac(3), 0, 3, 1000), ML_NEW);
+    CHECK_INT(read_log(log, &pos, keys), 2);
+    CHECK(keys[0] == change_key_mac(mac(2), 0), "eviction not logged");
+    CHECK(keys[1] == change_key_mac(mac(3), 0), "learn not logged");
+    CHECK_INT(mac_learning_flush_port(ml, 3), 1);
+    CHECK_INT(read_log(log, &pos, keys), 1);
+    CHECK(keys[0] == change_key_mac(mac(3), 0), "flush_port not logged");
+    CHECK_INT(mac_learning_table_generation(ml), table_gen);
+
+    /* Refused learns change nothing. */
+    mac_learning_set_port_limit(ml, 4, 1);
+    mac_learning_set_max_entries(ml, 0);
+    CHECK_INT(mac_learning_learn(ml, mac(4), 0, 4, 1000), ML_NEW);
+    CHECK_INT(mac_learning_learn(ml, mac(5), 0, 4, 1000), ML_OVER_LIMIT);
+    CHECK_INT(read_log(log, &pos, keys), 1);
+
+    /* What concerns the whole table moves the table generation and
+     * the datapath's counter, not the log. */
+    change_seq = 0;
+    mac_learning_flush(ml);
+    mac_learning_set_aging(ml, 60);
+    CHECK_INT(read_log(log, &pos, keys), 0);
+    CHECK_INT(mac_learning_table_generation(ml), table_gen + 2);
+    CHECK_INT(change_seq, 2);
+
+    /* A reader that fell more than the log's size behind is told. */
+    for (int i = 0; i < CHANGE_LOG_SIZE; i++) {
+        change_log_append(log, change_key_port(i % 100));
+    }
+    CHECK(read_log(log, &pos, keys) == SIZE_MAX, "lost keys not noticed");
+    pos = change_log_head(log) - 3;
+    CHECK_INT(read_log(log, &pos, keys), 3);
+    CHECK(keys[2] == change_key_port((CHANGE_LOG_SIZE - 1) % 100),
+          "wrong key at the head");
+
+    mac_learning_destroy(ml);
+    change_log_uninit(log);
+    free(log);
+}
+
 /* Several threads learn, move and look up at once while another ages and
  * flushes: no entry may be lost or corrupted (run under a sanitizer). */
 struct thread_arg {
@@ -436,6 +648,8 @@ test_threads(void)
     pthread_t threads[N_THREADS];
     uint64_t gen = mac_learning_generation(ml);
 
+    /* Every round moves every MAC, within the same fake millisecond. */
+    mac_learning_set_learn_rate(ml, 0);
     for (int i = 0; i < N_THREADS; i++) {
         args[i] = (struct thread_arg) { .ml = ml, .id = i + 1 };
         pthread_create(&threads[i], NULL, learner_main, &args[i]);
@@ -470,6 +684,10 @@ main(void)
         { "vlan_isolation", test_vlan_isolation },
         { "dump", test_dump },
         { "threads", test_threads },
+        { "fair_eviction", test_fair_eviction },
+        { "port_limit", test_port_limit },
+        { "learn_rate", test_learn_rate },
+        { "change_log", test_change_log },
     };
 
     check_run_tests(tests, ARRAY_SIZE(tests));

@@ -24,10 +24,12 @@
 #include "classifier/dpcls.h"
 #include "classifier/dp-flow.h"
 #include "packet/hash.h"
+#include "ofproto/change-log.h"
 #include "ofproto/mac-learning.h"
 #include "packet/miniflow.h"
 #include "dp/pipeline.h"
 #include "dp/pmd.h"
+#include "dp/pmd-reval.h"
 #include "base/rcu.h"
 #include "ofproto/ofproto.h"
 #include "base/util.h"
@@ -710,6 +712,196 @@ test_revalidate_one_bridge(void)
     destroy_all(dp, pmd);
 }
 
+/* The unicast MAC 02:00:00:01:hi:lo. */
+static struct eth_addr
+mac_n(unsigned int n)
+{
+    struct eth_addr m = { { 0x02, 0, 0, 1, (n >> 8) & 0xff, n & 0xff } };
+    return m;
+}
+
+/* Runs housekeeping until 'pmd' has caught up with the slow path, and
+ * returns how many passes it took (at most 'max'). */
+static int
+reval_until_done(struct pmd *pmd, int max)
+{
+    int n = 0;
+
+    while (n < max && pmd_reval_pending(pmd)) {
+        pmd_housekeeping(pmd);
+        n++;
+    }
+    return n;
+}
+
+/* A MAC change re-translates only the flows that depend on that MAC:
+ * learning an unrelated host looks at its own flow alone, and a host that
+ * moves re-translates the flows to and from it, not the others. */
+static void
+test_revalidate_by_mac(void)
+{
+    struct dp *dp = make_dp();
+    struct pmd *pmd = pmd_create(dp, 0);
+    struct test_frame f;
+    uint64_t checked, invalidated;
+    uint32_t out;
+
+    pmd->now_ms = 1000;
+    dp_test_pmd_sync(pmd);
+    run_one(pmd, make_udp(&f, mac_b, mac_bcast, 1, 1));   /* B on p1 */
+    run_one(pmd, make_udp(&f, mac_a, mac_bcast, 1, 0));   /* A on p0 */
+    for (unsigned int i = 0; i < 20; i++) {               /* others on p2 */
+        run_one(pmd, make_udp(&f, mac_n(i), mac_bcast, 1, 2));
+    }
+    run_one(pmd, make_udp(&f, mac_a, mac_b, 1, 0));       /* A -> B */
+    run_one(pmd, make_udp(&f, mac_n(0), mac_b, 1, 2));    /* n0 -> B */
+    reval_until_done(pmd, 100);
+    CHECK_INT(pmd->flows.n_flows, 24);
+
+    /* A new host: its own flow depends on it, nothing else does. */
+    checked = stat(pmd, PMD_STAT_FLOWS_REVALIDATED);
+    run_one(pmd, make_udp(&f, mac_n(100), mac_bcast, 1, 2));
+    reval_until_done(pmd, 100);
+    CHECK_INT(stat(pmd, PMD_STAT_FLOWS_REVALIDATED) - checked, 1);
+
+    /* B moves to p2: B's broadcast flow and the two flows to B. */
+    checked = stat(pmd, PMD_STAT_FLOWS_REVALIDATED);
+    invalidated = stat(pmd, PMD_STAT_FLOWS_INVALIDATED);
+    mac_learning_learn(ofproto_mac_learning(dp->bridges[0]), mac_b, 0, 2,
+                       pmd->now_ms);
+    reval_until_done(pmd, 100);
+    CHECK_INT(stat(pmd, PMD_STAT_FLOWS_REVALIDATED) - checked, 3);
+    CHECK_INT(stat(pmd, PMD_STAT_FLOWS_INVALIDATED) - invalidated, 3);
+    out = run_one(pmd, make_udp(&f, mac_a, mac_b, 1, 0));
+    CHECK(out == 0x4, "A->B after the move went to 0x%x, want p2", out);
+    CHECK_INT(stat(pmd, PMD_STAT_REVAL_SWEEPS), 0);
+    destroy_all(dp, pmd);
+}
+
+/* A change that concerns every flow is done a slice at a time: no
+ * housekeeping pass re-translates more than PMD_REVAL_FLOWS flows, and
+ * the PMD says it is done only once every flow has been looked at. */
+static void
+test_revalidate_in_slices(void)
+{
+    enum { N_FLOWS = 200 };
+    struct dp *dp = make_dp();
+    struct pmd *pmd = pmd_create(dp, 0);
+    struct test_frame f;
+    uint64_t checked, seq;
+    int passes = 0;
+
+    dp->settings.flow_limit = 200000;
+    pmd->now_ms = 1000;
+    dp_test_pmd_sync(pmd);
+    mac_learning_set_learn_rate(ofproto_mac_learning(dp->bridges[0]), 0);
+    for (unsigned int i = 0; i < N_FLOWS; i++) {
+        run_one(pmd, make_udp(&f, mac_n(i), mac_bcast, 1, i % N_PORTS));
+    }
+    reval_until_done(pmd, 1000);
+    CHECK_INT(pmd->flows.n_flows, N_FLOWS);
+
+    checked = stat(pmd, PMD_STAT_FLOWS_REVALIDATED);
+    mac_learning_set_aging(ofproto_mac_learning(dp->bridges[0]), 100);
+    seq = dp->change_seq;
+    while (pmd_reval_pending(pmd) && passes < 1000) {
+        uint64_t before = stat(pmd, PMD_STAT_FLOWS_REVALIDATED);
+
+        CHECK(pmd->reval.done_seq < seq, "done before the sweep ended");
+        pmd_housekeeping(pmd);
+        CHECK(stat(pmd, PMD_STAT_FLOWS_REVALIDATED) - before
+              <= PMD_REVAL_FLOWS, "one pass re-translated %"PRIu64" flows",
+              stat(pmd, PMD_STAT_FLOWS_REVALIDATED) - before);
+        passes++;
+    }
+    CHECK_INT(stat(pmd, PMD_STAT_FLOWS_REVALIDATED) - checked, N_FLOWS);
+    CHECK(passes >= N_FLOWS / PMD_REVAL_FLOWS, "%d passes", passes);
+    CHECK_INT(pmd->reval.done_seq, seq);
+    CHECK_INT(stat(pmd, PMD_STAT_REVAL_SWEEPS), 1);
+    /* Nothing was decided differently. */
+    CHECK_INT(pmd->flows.n_flows, N_FLOWS);
+    destroy_all(dp, pmd);
+}
+
+/* A PMD that falls more than the change log's length behind sweeps the
+ * bridge instead, and still deletes what changed. */
+static void
+test_revalidate_log_lost(void)
+{
+    struct dp *dp = make_dp();
+    struct pmd *pmd = pmd_create(dp, 0);
+    struct ofproto *br0 = dp->bridges[0];
+    struct test_frame f;
+    uint32_t out;
+
+    pmd->now_ms = 1000;
+    dp_test_pmd_sync(pmd);
+    run_one(pmd, make_udp(&f, mac_b, mac_bcast, 1, 1));
+    run_one(pmd, make_udp(&f, mac_a, mac_b, 1, 0));
+    reval_until_done(pmd, 100);
+    for (int i = 0; i <= CHANGE_LOG_SIZE; i++) {
+        ofproto_port_link_changed(br0, 2);
+    }
+    mac_learning_learn(ofproto_mac_learning(br0), mac_b, 0, 2, pmd->now_ms);
+    reval_until_done(pmd, 100);
+    CHECK_INT(stat(pmd, PMD_STAT_REVAL_LOG_LOST), 1);
+    CHECK_INT(stat(pmd, PMD_STAT_REVAL_SWEEPS), 1);
+    out = run_one(pmd, make_udp(&f, mac_a, mac_b, 1, 0));
+    CHECK(out == 0x4, "A->B after the move went to 0x%x, want p2", out);
+    destroy_all(dp, pmd);
+}
+
+/* One port floods frames from thousands of new source MACs into a small
+ * table: the other ports' hosts stay learned, their flows are never
+ * re-translated, and the work per flooded MAC stays constant. */
+static void
+test_mac_flood_isolation(void)
+{
+    enum { N_FLOOD = 5000 };
+    struct dp *dp = make_dp();
+    struct pmd *pmd = pmd_create(dp, 0);
+    struct mac_learning *ml = ofproto_mac_learning(dp->bridges[0]);
+    struct mac_learning_stats stats;
+    struct test_frame f;
+    uint64_t checked;
+    uint32_t out;
+
+    dp->settings.flow_limit = 200000;
+    mac_learning_set_max_entries(ml, 256);
+    mac_learning_set_learn_rate(ml, 0);
+    pmd->now_ms = 1000;
+    dp_test_pmd_sync(pmd);
+    run_one(pmd, make_udp(&f, mac_b, mac_bcast, 1, 1));
+    run_one(pmd, make_udp(&f, mac_a, mac_b, 1, 0));
+    run_one(pmd, make_udp(&f, mac_b, mac_a, 1, 1));
+    reval_until_done(pmd, 100);
+
+    checked = stat(pmd, PMD_STAT_FLOWS_REVALIDATED);
+    for (unsigned int i = 0; i < N_FLOOD; i++) {
+        run_one(pmd, make_udp(&f, mac_n(i), mac_bcast, 1, 2));
+        pmd_housekeeping(pmd);
+    }
+    reval_until_done(pmd, 1000);
+    /* Each flooded MAC: its own flow once when learned, once more when
+     * evicted (then deleted: its source is no longer learned). */
+    CHECK(stat(pmd, PMD_STAT_FLOWS_REVALIDATED) - checked <= 2 * N_FLOOD,
+          "%"PRIu64" flows re-translated for %d flooded MACs",
+          stat(pmd, PMD_STAT_FLOWS_REVALIDATED) - checked, N_FLOOD);
+    CHECK_INT(stat(pmd, PMD_STAT_REVAL_SWEEPS), 0);
+    CHECK_INT(mac_learning_lookup(ml, mac_a, 0, pmd->now_ms), 0);
+    CHECK_INT(mac_learning_lookup(ml, mac_b, 0, pmd->now_ms), 1);
+    mac_learning_get_stats(ml, &stats);
+    CHECK_INT(stats.n_entries, 256);
+    /* The hosts' unicast is still unicast, from the cache. */
+    checked = stat(pmd, PMD_STAT_MISS);
+    out = run_one(pmd, make_udp(&f, mac_a, mac_b, 1, 0));
+    CHECK(out == 0x2, "A->B went to 0x%x, want p1", out);
+    out = run_one(pmd, make_udp(&f, mac_b, mac_a, 1, 1));
+    CHECK(out == 0x1, "B->A went to 0x%x, want p0", out);
+    CHECK_INT(stat(pmd, PMD_STAT_MISS) - checked, 0);
+    destroy_all(dp, pmd);
+}
+
 /* Three bridges joined in a ring by patch ports: a broadcast reaches each
  * bridge's host port exactly once and never comes back, because a packet
  * enters each bridge at most once. */
@@ -782,6 +974,10 @@ main(void)
     test_patch_crossing();
     test_revalidate_one_bridge();
     test_patch_ring();
+    test_revalidate_by_mac();
+    test_revalidate_in_slices();
+    test_revalidate_log_lost();
+    test_mac_flood_isolation();
     rcu_unregister();
     return check_finish("test-pipeline");
 }

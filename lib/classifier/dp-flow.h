@@ -40,6 +40,22 @@ rule_stats_credit(struct rule_stats *stats, uint64_t n_packets,
     __atomic_add_fetch(&stats->n_bytes, n_bytes, __ATOMIC_RELAXED);
 }
 
+/* The most facts a flow's decision depends on (xlate.h XLATE_MAX_DEPS).
+ * A fact is a change key of one bridge (ofproto/change-log.h); the table
+ * finds the flows that depend on a key without looking at the others. */
+#define DP_FLOW_MAX_DEPS 6
+
+struct dp_flow;
+
+/* One fact of a flow, in its table's index.  Owning PMD only. */
+struct dp_flow_dep {
+    struct dp_flow_dep *next;   /* In the index bucket. */
+    struct dp_flow_dep **pprev; /* What points to this node. */
+    uint64_t key;
+    struct dp_flow *flow;
+    uint8_t bridge;
+};
+
 /* An empty action list means drop. */
 struct dp_flow {
     struct dpcls_rule cr;       /* In the PMD's dpcls for 'in_port'. */
@@ -65,6 +81,18 @@ struct dp_flow {
      * 'rule_stats'. */
     uint64_t bridges;
 
+    /* What the decision depended on (xlate_out 'deps' and 'wide'), in
+     * the table's index: set by dp_flow_table_index().  Owning PMD. */
+    uint8_t n_deps;
+    struct dp_flow_dep deps[DP_FLOW_MAX_DEPS];
+    uint64_t wide;
+
+    /* In the table's queue of flows to re-check while 'queued'.  Owning
+     * PMD only. */
+    bool queued;
+    struct dp_flow *queue_next;
+    struct dp_flow **queue_pprev;
+
     struct rcu_head rcu;
     bool outputs_only;          /* Every action is DP_ACTION_OUTPUT, so
                                  * packets go out unchanged, zero-copy. */
@@ -80,6 +108,23 @@ struct dp_flow_table {
     uint32_t n_flows;           /* Live flows; others load it relaxed. */
     uint32_t *free_slots;       /* Stack of free slot indexes. */
     uint32_t n_free;
+
+    /* The flows' facts by (bridge, key): 'dep_mask' + 1 chains. */
+    struct dp_flow_dep **dep_buckets;
+    uint32_t dep_mask;
+    uint32_t n_deps;
+    uint32_t n_wide[64];        /* Flows with bit 'b' in 'wide'. */
+
+    /* Flows to re-check, oldest first (dp_flow_table_queue()). */
+    struct dp_flow *queue_head;
+    struct dp_flow **queue_tailp;
+    uint32_t n_queued;
+};
+
+/* A fact a flow depends on: change key 'key' of bridge 'bridge'. */
+struct dp_flow_dep_key {
+    uint64_t key;
+    uint8_t bridge;
 };
 
 void dp_flow_table_init(struct dp_flow_table *);
@@ -107,6 +152,34 @@ struct dp_flow *dp_flow_table_add(struct dp_flow_table *,
  * period.  The caller has already removed it from the dpcls and must purge
  * its caches (emc_purge_dead()) before the thread's next quiescent state. */
 void dp_flow_table_remove(struct dp_flow_table *, struct dp_flow *flow);
+
+/* Records in 'flow' (in 't') that its decision depends on the 'n' facts
+ * in 'deps' (at most DP_FLOW_MAX_DEPS) and, for the bridges in 'wide', on
+ * everything, and indexes them.  Once per flow, after
+ * dp_flow_table_add(). */
+void dp_flow_table_index(struct dp_flow_table *t, struct dp_flow *flow,
+                         const struct dp_flow_dep_key *deps, size_t n,
+                         uint64_t wide);
+
+/* Queues for re-checking every flow of 't' that depends on change key
+ * 'key' of bridge 'bridge' and is not queued yet, and returns how many it
+ * queued. */
+uint32_t dp_flow_table_queue_dependents(struct dp_flow_table *t,
+                                        uint8_t bridge, uint64_t key);
+
+/* True if a flow of 't' depends on everything in 'bridge'. */
+static inline bool
+dp_flow_table_has_wide(const struct dp_flow_table *t, uint8_t bridge)
+{
+    return t->n_wide[bridge & 63] != 0;
+}
+
+/* Queues 'flow' (in 't') for re-checking, unless it is queued. */
+void dp_flow_table_queue(struct dp_flow_table *t, struct dp_flow *flow);
+
+/* Takes the oldest flow off the queue and returns it, or NULL if the queue
+ * is empty. */
+struct dp_flow *dp_flow_table_dequeue(struct dp_flow_table *t);
 
 /* Returns the live flow in slot 'index', or NULL. */
 static inline struct dp_flow *

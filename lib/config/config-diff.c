@@ -134,6 +134,10 @@ other_equal__(const struct config_other *a, const struct config_other *b,
         return a->flow_idle_timeout == b->flow_idle_timeout;
     case CONFIG_OTHER_FLOW_LIMIT:
         return a->flow_limit == b->flow_limit;
+    case CONFIG_OTHER_MAC_TABLE_SIZE:
+        return a->mac_table_size == b->mac_table_size;
+    case CONFIG_OTHER_MAC_LEARN_RATE:
+        return a->mac_learn_rate == b->mac_learn_rate;
     case CONFIG_OTHER_N_KEYS:
         break;
     }

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "config/config-check.h"
+#include "ofproto/mac-learning.h"
 #include "base/util.h"
 
 enum other_kind {
@@ -70,6 +71,12 @@ static const struct other_spec other_specs[CONFIG_OTHER_N_KEYS] = {
     [CONFIG_OTHER_FLOW_LIMIT] = {
         "flow-limit", OTHER_U32, 0, 10000000, 200000,
         OTHER_FIELD(flow_limit) },
+    [CONFIG_OTHER_MAC_TABLE_SIZE] = {
+        "mac-table-size", OTHER_U32, 1, 1000000,
+        MAC_LEARNING_DEFAULT_MAX_ENTRIES, OTHER_FIELD(mac_table_size) },
+    [CONFIG_OTHER_MAC_LEARN_RATE] = {
+        "mac-learn-rate", OTHER_U32, 0, 1000000,
+        MAC_LEARNING_DEFAULT_LEARN_RATE, OTHER_FIELD(mac_learn_rate) },
 };
 
 static const char *const rxq_assign_names[] = {

@@ -42,6 +42,8 @@ enum config_other_key {
     CONFIG_OTHER_MAC_AGING_TIME,        /* "mac-aging-time" */
     CONFIG_OTHER_FLOW_IDLE_TIMEOUT,     /* "flow-idle-timeout" */
     CONFIG_OTHER_FLOW_LIMIT,            /* "flow-limit" */
+    CONFIG_OTHER_MAC_TABLE_SIZE,        /* "mac-table-size" */
+    CONFIG_OTHER_MAC_LEARN_RATE,        /* "mac-learn-rate" */
     CONFIG_OTHER_N_KEYS
 };
 
@@ -70,6 +72,11 @@ struct config_other {
                                      * 10000. */
     uint32_t flow_limit;            /* Megaflows per PMD, 0..10000000;
                                      * default 200000. */
+    uint32_t mac_table_size;        /* MAC table entries per bridge,
+                                     * 1..1000000; default 2048. */
+    uint32_t mac_learn_rate;        /* New or moved MACs a port may learn
+                                     * per second, 0..1000000 (0: no
+                                     * limit); default 1000. */
 
     /* set[K] is true if key K was given explicitly. */
     bool set[CONFIG_OTHER_N_KEYS];

@@ -226,7 +226,7 @@ static const char *const port_keys[] = {
 };
 static const char *const options_keys[] = {
     "n_rxq", "bond_mode", "peer", "bond-rebalance-interval", "xdp-mode",
-    "pcap",
+    "pcap", "mac-limit",
 };
 static const char *const rule_keys[] = {
     "priority", "match", "actions", "cookie",
@@ -323,6 +323,14 @@ parse_port_options(struct cfg_ctx *ctx, const json_t *v,
                 return false;
             }
             port->n_rxq = n;
+        } else if (!strcmp(key, "mac-limit")) {
+            long long n = 0;
+
+            if (!check(ctx, pos, config_check_int(value, "\"mac-limit\"", 0,
+                                                  1000000, &n))) {
+                return false;
+            }
+            port->mac_limit = n;
         } else if (!strcmp(key, "bond-rebalance-interval")) {
             long long ms = 0;
 

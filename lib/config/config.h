@@ -139,6 +139,9 @@ struct config_port {
                                  * "generic".  NULL for other ports. */
     char *pcap;                 /* dummy ports: a pcap file for what the
                                  * port transmits, or NULL. */
+    int mac_limit;              /* "mac-limit": most MACs the bridge learns
+                                 * on the port, 0..1000000; 0 (default):
+                                 * only the table's size limits it. */
     int line, column;           /* Where the port's object starts (0 for a
                                  * document without text). */
 };

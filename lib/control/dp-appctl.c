@@ -640,8 +640,83 @@ dp_unixctl_fdb_show(struct unixctl_conn *conn, int argc OVS_UNUSED,
     free(text);
 }
 
-/* fdb/flush [BRIDGE]: the PMDs see the generation change and revalidate
- * their flows, so traffic floods until the MACs are learned again. */
+/* fdb/stats-show BRIDGE: Open vSwitch's lines, then what the table
+ * refused and what each port holds. */
+static void
+dp_unixctl_fdb_stats_show(struct unixctl_conn *conn, int argc OVS_UNUSED,
+                          const char *argv[], void *dp_)
+{
+    struct dp *dp = dp_;
+    struct ofproto *bridge = dp_find_bridge(conn, dp, argv[0]);
+    struct ds text = DS_EMPTY_INITIALIZER;
+    struct mac_learning_port_row *rows;
+    struct mac_learning_stats st;
+    struct mac_learning *ml;
+    json_t *ports;
+    size_t n;
+
+    if (!bridge) {
+        return;
+    }
+    ml = ofproto_mac_learning(bridge);
+    mac_learning_get_stats(ml, &st);
+    ds_put_format(&text, "Statistics for bridge \"%s\":\n",
+                  ofproto_name(bridge));
+    ds_put_format(&text, "  Current/maximum MAC entries in the table: "
+                  "%zu/%zu\n", st.n_entries, st.max_entries);
+    ds_put_format(&text, "  Total number of learned MAC entries     : "
+                  "%"PRIu64"\n", st.n_learned);
+    ds_put_format(&text, "  Total number of expired MAC entries     : "
+                  "%"PRIu64"\n", st.n_expired);
+    ds_put_format(&text, "  Total number of evicted MAC entries     : "
+                  "%"PRIu64"\n", st.n_evicted);
+    ds_put_format(&text, "  Total number of port moved MAC entries  : "
+                  "%"PRIu64"\n", st.n_moved);
+    ds_put_format(&text, "  Learns refused, port at its mac-limit   : "
+                  "%"PRIu64"\n", st.n_over_limit);
+    ds_put_format(&text, "  Learns refused, over mac-learn-rate     : "
+                  "%"PRIu64" (rate %u/s per port)\n", st.n_rate_limited,
+                  st.learn_rate);
+    n = mac_learning_dump_ports(ml, &rows);
+    ports = json_array();
+    if (n) {
+        ds_put_format(&text, "%s", "  port         entries  limit  over-limit  "
+                    "rate-limited\n");
+    }
+    for (size_t i = 0; i < n; i++) {
+        const struct mac_learning_port_row *r = &rows[i];
+        const struct dp_port *port = (r->port < DP_MAX_PORTS
+                                      ? dp->ports[r->port] : NULL);
+        const char *name = port ? port->name : "?";
+
+        ds_put_format(&text, "  %-12s %7zu  %5zu  %10"PRIu64"  %12"PRIu64
+                      "\n", name, r->n_entries, r->limit, r->n_over_limit,
+                      r->n_rate_limited);
+        json_array_append_new(ports, json_pack(
+            "{s:i, s:s, s:I, s:I, s:I, s:I}", "port_no", r->port,
+            "port", name, "entries", (json_int_t) r->n_entries,
+            "limit", (json_int_t) r->limit,
+            "over_limit", (json_int_t) r->n_over_limit,
+            "rate_limited", (json_int_t) r->n_rate_limited));
+    }
+    free(rows);
+    dp_reply(conn, &text, json_pack(
+        "{s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:i, s:o}",
+        "bridge", ofproto_name(bridge),
+        "entries", (json_int_t) st.n_entries,
+        "max_entries", (json_int_t) st.max_entries,
+        "learned", (json_int_t) st.n_learned,
+        "expired", (json_int_t) st.n_expired,
+        "evicted", (json_int_t) st.n_evicted,
+        "moved", (json_int_t) st.n_moved,
+        "over_limit", (json_int_t) st.n_over_limit,
+        "rate_limited", (json_int_t) st.n_rate_limited,
+        "learn_rate", (int) st.learn_rate,
+        "ports", ports));
+}
+
+/* fdb/flush [BRIDGE]: replies once the PMDs have revalidated their flows,
+ * so traffic floods until the MACs are learned again. */
 static void
 dp_unixctl_fdb_flush(struct unixctl_conn *conn, int argc, const char *argv[],
                      void *dp_)
@@ -658,6 +733,7 @@ dp_unixctl_fdb_flush(struct unixctl_conn *conn, int argc, const char *argv[],
             mac_learning_flush(ofproto_mac_learning(bridge));
         }
     }
+    dp_wait_revalidated(dp);
     unixctl_command_reply_text_json(conn, "table successfully flushed",
                                     json_pack("{s:b}", "flushed", 1));
 }
@@ -832,6 +908,7 @@ dp_register_commands(struct dp *dp)
           dp_unixctl_pmd_rxq_rebalance },
         { "fdb/show", "BRIDGE", 1, 1, dp_unixctl_fdb_show },
         { "fdb/flush", "[BRIDGE]", 0, 1, dp_unixctl_fdb_flush },
+        { "fdb/stats-show", "BRIDGE", 1, 1, dp_unixctl_fdb_stats_show },
         { "other-config/list", "", 0, 0, dp_unixctl_other_list },
         { "other-config/get", "KEY", 1, 1, dp_unixctl_other_get },
         { "other-config/set", "KEY=VALUE...", 1, CONFIG_OTHER_N_KEYS,

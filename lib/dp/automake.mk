@@ -11,5 +11,7 @@ lib_libpmdswitch_a_SOURCES += \
 	lib/dp/pipeline.h \
 	lib/dp/pmd-perf.c \
 	lib/dp/pmd-perf.h \
+	lib/dp/pmd-reval.c \
+	lib/dp/pmd-reval.h \
 	lib/dp/pmd.c \
 	lib/dp/pmd.h

@@ -27,6 +27,7 @@
 #include "netdev/netlink-link.h"
 #include "dp/pmd.h"
 #include "base/rcu.h"
+#include "ofproto/mac-learning.h"
 #include "ofproto/ofproto.h"
 #include "base/util.h"
 #include "base/vlog.h"
@@ -99,6 +100,7 @@ dp_port_new(const struct dp_port *tmpl)
         port->pcap = tmpl->pcap ? xstrdup(tmpl->pcap) : NULL;
         port->xdp_generic = tmpl->xdp_generic;
         port->n_rxq = tmpl->n_rxq;
+        port->mac_limit = tmpl->mac_limit;
         port->create = tmpl->create;
         port->created = tmpl->created;
         port->made_promisc = tmpl->made_promisc;
@@ -311,9 +313,9 @@ dp_port_open_patch(const struct config_port *cp)
     return port;
 }
 
-struct dp_port *
-dp_port_open(struct dp *dp, const struct config_port *cp,
-             const struct config_other *other, char **errp)
+static struct dp_port *
+dp_port_open__(struct dp *dp, const struct config_port *cp,
+               const struct config_other *other, char **errp)
 {
     struct dp_port *port;
     bool replaces = false;
@@ -365,6 +367,18 @@ dp_port_open(struct dp *dp, const struct config_port *cp,
         }
         dp_port_close(port);
         return NULL;
+    }
+    return port;
+}
+
+struct dp_port *
+dp_port_open(struct dp *dp, const struct config_port *cp,
+             const struct config_other *other, char **errp)
+{
+    struct dp_port *port = dp_port_open__(dp, cp, other, errp);
+
+    if (port) {
+        port->mac_limit = cp->mac_limit;
     }
     return port;
 }
@@ -501,6 +515,9 @@ dp_port_attach(struct dp *dp, struct dp_port *port, struct ofproto *bridge)
     dp->next_port_no = (port_no + 1) % DP_MAX_PORTS;
     dp_port_set_number(port, port_no);
     port->ofproto = bridge;
+    /* Before anything can be learned on it: the number may be reused. */
+    mac_learning_set_port_limit(ofproto_mac_learning(bridge), port_no,
+                                port->mac_limit);
     rcu_publish(dp->ports[port_no], port);
     dp->n_ports++;
     if (port->bond) {
@@ -528,16 +545,6 @@ dp_port_attach(struct dp *dp, struct dp_port *port, struct ofproto *bridge)
               port->bond_port_no != DP_PORT_NONE
               ? dp->ports[port->bond_port_no]->name : "");
     return 0;
-}
-
-/* Two grace periods after a slow-path change every PMD has revalidated its
- * flows (pmd_main() checks the generation on every iteration): no flow
- * outputs to a removed port any more. */
-static void
-dp_wait_revalidation(void)
-{
-    rcu_synchronize();
-    rcu_synchronize();
 }
 
 void
@@ -573,7 +580,8 @@ dp_port_remove(struct dp *dp, struct dp_port *port)
     rcu_publish(dp->ports[port->port_no], NULL);
     dp->n_ports--;
     ofproto_port_del(port->ofproto, port->port_no);
-    dp_wait_revalidation();
+    /* No flow outputs to the port any more once this returns. */
+    dp_wait_revalidated(dp);
     if (port->patch_peer) {
         /* No flow crosses it any more: its number starts from zero for
          * whichever port gets it next. */

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "ofproto/bond.h"
@@ -218,6 +219,58 @@ dp_bridge_port_lookup(const struct dp *dp, const struct ofproto *bridge,
     return true;
 }
 
+/* Gives 'bridge''s MAC table the sizes and rates of 'other'. */
+static void
+dp_bridge_apply_mac_settings(struct ofproto *bridge,
+                             const struct config_other *other)
+{
+    struct mac_learning *ml = ofproto_mac_learning(bridge);
+
+    mac_learning_set_max_entries(ml, other->mac_table_size);
+    mac_learning_set_learn_rate(ml, other->mac_learn_rate);
+}
+
+void
+dp_wait_revalidated(struct dp *dp)
+{
+    static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(1, 1);
+    /* Pairs with the release increments by the bridges: every change
+     * made before this call is counted at or below 'target'. */
+    uint64_t target = __atomic_load_n(&dp->change_seq, __ATOMIC_ACQUIRE);
+    long long start = time_msec();
+
+    for (int i = 0; i < dp->n_pmds; i++) {
+        struct pmd *pmd = dp->pmds[i];
+
+        if (!pmd->started) {
+            continue;
+        }
+        /* Pairs with the release store in pmd_reval_run().  A PMD takes
+         * a change up on its next iteration and finishes it a slice per
+         * iteration; a nap (pmd-sleep-max) delays it by the nap. */
+        while (__atomic_load_n(&pmd->reval.done_seq, __ATOMIC_ACQUIRE)
+               < target) {
+            struct timespec ts = { 0, 20 * 1000 };
+
+            if (time_msec() - start > 1000) {
+                VLOG_WARN_RL(&rl, "pmd thread on core %d has not caught up "
+                             "with the slow path after %lld ms",
+                             pmd->core_id, time_msec() - start);
+            }
+            nanosleep(&ts, NULL);
+        }
+    }
+    /* No translation that started before the change is still running:
+     * whatever it decided has been revalidated or is not installed. */
+    rcu_synchronize();
+}
+
+static void
+dp_wait_revalidated_cb(void *dp)
+{
+    dp_wait_revalidated(dp);
+}
+
 struct ofproto *
 dp_bridge_add(struct dp *dp, const char *name)
 {
@@ -226,7 +279,8 @@ dp_bridge_add(struct dp *dp, const char *name)
             struct ofproto *bridge = ofproto_create(name,
                                                     dp->other.mac_aging_time);
 
-            ofproto_attach(bridge, b, &dp->change_seq);
+            dp_bridge_apply_mac_settings(bridge, &dp->other);
+            ofproto_attach(bridge, b, &dp->ofproto_dp);
             rcu_publish(dp->bridges[b], bridge);
             dp->n_bridges++;
             VLOG_INFO("bridge %s: created", name);
@@ -709,12 +763,15 @@ dp_set_other(struct dp *dp, const struct config_other *other)
             return error;       /* The provider swap stays: it worked. */
         }
     }
-    if (other->mac_aging_time != dp->other.mac_aging_time) {
+    if (other->mac_aging_time != dp->other.mac_aging_time
+        || other->mac_table_size != dp->other.mac_table_size
+        || other->mac_learn_rate != dp->other.mac_learn_rate) {
         struct ofproto *bridge;
 
         DP_FOR_EACH_BRIDGE (bridge, dp) {
             mac_learning_set_aging(ofproto_mac_learning(bridge),
                                    other->mac_aging_time);
+            dp_bridge_apply_mac_settings(bridge, other);
         }
     }
     dp_apply_settings(dp, other);
@@ -781,6 +838,11 @@ dp_create(const struct pmd_config *cfg, char **errp)
     }
 
     dp = xzalloc(sizeof *dp);
+    dp->ofproto_dp = (struct ofproto_datapath) {
+        .change_seq = &dp->change_seq,
+        .wait_revalidated = dp_wait_revalidated_cb,
+        .aux = dp,
+    };
     dp->n_cpus = dp_n_cpus();
     dp->other = cfg->other;
     dp->stats_cleared_ms = time_msec();

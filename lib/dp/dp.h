@@ -83,6 +83,7 @@ struct dp_port {
     char *pcap;                 /* dummy: "pcap" option, or NULL. */
     bool xdp_generic;           /* afxdp: "xdp-mode" "generic". */
     int n_rxq;                  /* Rx queues asked for. */
+    int mac_limit;              /* Most MACs learned on it; 0: no limit. */
     bool create;                /* "create": make the interface if it is
                                  * missing (a tap also when it comes back). */
     bool created;               /* pmdswitchd created its veth pair and
@@ -127,9 +128,11 @@ struct dp {
                                               * ofproto_index(); NULL if
                                               * free. */
     uint64_t change_seq;                /* Every bridge increments it after
-                                         * its generation changes; PMDs
-                                         * read it (acquire) each
-                                         * iteration. */
+                                         * its generation changes or its
+                                         * change log grows; PMDs read it
+                                         * each iteration. */
+    struct ofproto_datapath ofproto_dp; /* What the bridges get from the
+                                         * datapath (ofproto_attach()). */
     struct dp_settings settings;
 
     /* Control thread only. */
@@ -234,6 +237,14 @@ struct ofproto *dp_bridge_lookup(const struct dp *, const char *name);
  * returns true, or returns false if 'bridge' has no such port. */
 bool dp_bridge_port_lookup(const struct dp *, const struct ofproto *bridge,
                            const char *name, uint16_t *port_no);
+
+/* Returns once every running PMD's flows reflect every slow-path change
+ * made before the call (see pmd-reval.h): from then on no packet is
+ * forwarded by a flow the change contradicts.  Takes as long as the
+ * PMDs need to re-check the flows the change concerns, a slice per
+ * iteration, plus a nap if a PMD sleeps.  Control thread, outside any
+ * RCU read-side section. */
+void dp_wait_revalidated(struct dp *);
 
 /* Adds bridge 'name' (not there yet), with no ports.  Returns it, or NULL
  * if the datapath has DP_MAX_BRIDGES bridges. */

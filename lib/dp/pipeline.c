@@ -196,6 +196,22 @@ mask_from_wildcards(struct netdev_flow_key *mask, const struct flow *wc)
     mask->hash = 0;
 }
 
+/* Records in 'flow' what the decision 'xout' depended on, so that a
+ * change to one of those facts re-checks it (pmd-reval.h). */
+static void
+pipeline_index_deps(struct pmd *pmd, struct dp_flow *flow,
+                    const struct xlate_out *xout)
+{
+    struct dp_flow_dep_key deps[XLATE_MAX_DEPS];
+
+    BUILD_ASSERT(XLATE_MAX_DEPS == DP_FLOW_MAX_DEPS);
+    for (uint8_t i = 0; i < xout->n_deps; i++) {
+        deps[i].key = xout->deps[i].key;
+        deps[i].bridge = xout->deps[i].bridge;
+    }
+    dp_flow_table_index(&pmd->flows, flow, deps, xout->n_deps, xout->wide);
+}
+
 /* Sends one missed packet to the slow path and installs the megaflow it
  * returns, unless the PMD already holds flow-limit megaflows: then the
  * flow only carries this packet's actions and goes on 'ctx->transient'.
@@ -238,6 +254,7 @@ handle_miss(struct pipeline_ctx *ctx, const struct netdev_flow_key *key,
                           xout.n_actions, pmd->now_ms);
     flow->rule_stats = xout.rule_stats;
     flow->bridges = xout.bridges;
+    pipeline_index_deps(pmd, flow, &xout);
     dpcls_insert(pmd_get_dpcls(pmd, in_port), &flow->cr, key, &mask);
     emc_probabilistic_insert(pmd->emc, key, flow, emc_inv_prob);
     if (smc_enable) {

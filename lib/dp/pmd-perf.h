@@ -45,6 +45,9 @@ struct json_t;
     X(FLOWS_EXPIRED, "flows_expired")                                    \
     X(FLOWS_INVALIDATED, "flows_invalidated")                            \
     X(FLOWS_REVALIDATED, "flows_revalidated") /* Flows re-translated. */ \
+    X(REVAL_KEYS, "reval_keys")          /* Change log keys read. */     \
+    X(REVAL_SWEEPS, "reval_sweeps")      /* Sweeps over whole bridges. */\
+    X(REVAL_LOG_LOST, "reval_log_lost")  /* Logs read too late: swept. */\
     X(DROP_PORT_GONE, "drop_port_gone")  /* Output port removed/missing. */\
     X(SLEEPS, "sleeps")                  /* pmd-sleep-max naps. */       \
     X(SLEEP_US, "sleep_us")              /* Time asleep, microseconds. */\

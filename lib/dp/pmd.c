@@ -23,6 +23,7 @@
 #include "packet/miniflow.h"
 #include "netdev/netdev.h"
 #include "dp/pipeline.h"
+#include "dp/pmd-reval.h"
 #include "base/rcu.h"
 #include "ofproto/ofproto.h"
 #include "ofproto/upcall.h"
@@ -196,7 +197,7 @@ pmd_output_bond(struct pmd *pmd, uint16_t port_no, uint32_t hash,
     pmd_output(pmd, member, packet);
 }
 
-static void
+void
 pmd_remove_flow(struct pmd *pmd, struct dp_flow *flow)
 {
     dpcls_remove(pmd->cls[flow->in_port], &flow->cr);
@@ -216,62 +217,6 @@ pmd_port_bridge(const struct pmd *pmd, uint16_t port_no)
     const struct dp_port *port = rcu_read(pmd->dp->ports[port_no]);
 
     return port ? port->ofproto : NULL;
-}
-
-/* Re-translates every flow that went through a bridge in 'changed' (bits
- * of ofproto_index()) when the slow path of those bridges changed (a MAC
- * learned, moved or aged, a port added or removed, new rules), and
- * deletes the ones whose decision differs, so they stop forwarding the
- * old way at once.  Flows of other bridges are not looked at. */
-static uint32_t
-pmd_revalidate(struct pmd *pmd, uint64_t changed)
-{
-    uint32_t n_removed = 0;
-    uint32_t n_checked = 0;
-
-    for (uint32_t i = 0; i < pmd->flows.n_slots; i++) {
-        struct dp_flow *flow = pmd->flows.flows[i];
-        struct ofproto *ofproto;
-        struct flow masked, mask;
-
-        if (!flow || !(flow->bridges & changed)) {
-            continue;
-        }
-        n_checked++;
-        ofproto = pmd_port_bridge(pmd, flow->in_port);
-        miniflow_expand(&flow->cr.flow.mf, &masked);
-        miniflow_expand(&flow->mask.mf, &mask);
-        if (!ofproto
-            || !upcall_revalidate_rule(ofproto, &masked, &mask,
-                                       flow->actions, flow->n_actions,
-                                       flow->rule_stats, pmd->now_ms)) {
-            pmd_remove_flow(pmd, flow);
-            n_removed++;
-        }
-    }
-    pmd_perf_add(&pmd->perf, PMD_STAT_REVALIDATIONS, 1);
-    pmd_perf_add(&pmd->perf, PMD_STAT_FLOWS_REVALIDATED, n_checked);
-    pmd_perf_add(&pmd->perf, PMD_STAT_FLOWS_INVALIDATED, n_removed);
-    return n_removed;
-}
-
-/* Returns the bridges (bits of ofproto_index()) whose generation changed
- * since this PMD last looked, and remembers the new generations. */
-static uint64_t
-pmd_changed_bridges(struct pmd *pmd)
-{
-    uint64_t changed = 0;
-
-    for (int b = 0; b < DP_MAX_BRIDGES; b++) {
-        struct ofproto *ofproto = rcu_read(pmd->dp->bridges[b]);
-        uint64_t gen = ofproto ? ofproto_generation(ofproto) : 0;
-
-        if (gen != pmd->bridge_gens[b]) {
-            pmd->bridge_gens[b] = gen;
-            changed |= UINT64_C(1) << b;
-        }
-    }
-    return changed;
 }
 
 /* Deletes flows idle for longer than the idle timeout, and keeps the MAC
@@ -312,19 +257,10 @@ pmd_expire_flows(struct pmd *pmd)
 void
 pmd_housekeeping(struct pmd *pmd)
 {
-    /* Pairs with the release increments of the counter by the bridges:
-     * once it has changed, their new generations are visible. */
-    uint64_t seq = __atomic_load_n(&pmd->dp->change_seq, __ATOMIC_ACQUIRE);
     uint32_t n_removed = 0;
 
-    if (seq != pmd->change_seq) {
-        uint64_t changed;
-
-        pmd->change_seq = seq;
-        changed = pmd_changed_bridges(pmd);
-        if (changed) {
-            n_removed += pmd_revalidate(pmd, changed);
-        }
+    if (pmd_reval_pending(pmd)) {
+        n_removed += pmd_reval_run(pmd);
     }
     if (pmd->now_ms >= pmd->next_sweep_ms) {
         pmd->next_sweep_ms = pmd->now_ms + PMD_SWEEP_INTERVAL_MS;
@@ -604,9 +540,7 @@ pmd_main(void *pmd_)
     rcu_register_thread();
     pmd->now_ms = time_msec();
     pmd->next_sweep_ms = pmd->now_ms + PMD_SWEEP_INTERVAL_MS;
-    pmd->change_seq = __atomic_load_n(&pmd->dp->change_seq,
-                                      __ATOMIC_ACQUIRE);
-    pmd_changed_bridges(pmd);
+    pmd_reval_start(pmd);
     pmd->cycles_per_us = MAX(1, pmd_perf_tsc_hz() / 1000000);
     VLOG_INFO("pmd thread on core %d started", pmd->core_id);
 
@@ -626,15 +560,13 @@ pmd_main(void *pmd_)
         /* Reading the clock took a sixth of an idle iteration, so idle
          * iterations read it only now and then: flow timestamps need
          * milliseconds, and an idle iteration takes well under one us.
-         * The slow path's generation is checked on every iteration, so
-         * that two grace periods after a change every PMD has
-         * revalidated (dp.c relies on it when it removes a port). */
+         * Revalidation is looked at on every iteration, so that a
+         * change is taken up at once and done a slice per iteration
+         * (dp_wait_revalidated() waits for it). */
         if (n || !(++idle % PMD_IDLE_CLOCK_INTERVAL)) {
             pmd->now_ms = time_msec();
             pmd_housekeeping(pmd);
-        } else if (__atomic_load_n(&pmd->dp->change_seq, __ATOMIC_RELAXED)
-                   != pmd->change_seq) {
-            /* pmd_housekeeping() reads it again, with acquire. */
+        } else if (pmd_reval_pending(pmd)) {
             pmd_housekeeping(pmd);
         }
         /* Pairs with the release in pmd_request_run(). */

@@ -25,6 +25,7 @@
 #include "packet/miniflow.h"
 #include "dp/dp-actions-execute.h"
 #include "dp/pmd-perf.h"
+#include "dp/pmd-reval.h"
 #include "classifier/smc.h"
 
 struct pollfd;
@@ -146,9 +147,9 @@ struct pmd {
     uint16_t n_dirty_tx;
     struct dp_actions_clone_pool clones; /* Copy-on-write packets; all unused
                                    * again after pmd_flush_tx(). */
-    uint64_t change_seq;        /* dp->change_seq the flows reflect. */
-    uint64_t bridge_gens[DP_MAX_BRIDGES]; /* Each bridge's generation the
-                                           * flows reflect (0: none). */
+    struct pmd_reval reval;     /* How far the flows reflect the slow
+                                 * path; its 'done_seq' is read by the
+                                 * control thread. */
     long long next_sweep_ms;    /* Next idle-flow sweep and re-rank. */
     long long now_ms;           /* Time at the start of this iteration. */
     uint64_t last_rx_cycles;    /* cycles_now() of the last frame. */
@@ -183,6 +184,11 @@ void pmd_request_uninit(struct pmd_request *req);
 int pmd_start(struct pmd *);
 /* Asks the thread to stop and joins it; no-op if it never started. */
 void pmd_stop(struct pmd *);
+
+/* Deletes 'flow' from the PMD's classifier and flow table, crediting its
+ * counts to its rule.  The caller purges the EMC before the thread's next
+ * quiescent state (emc_purge_dead()).  PMD thread. */
+void pmd_remove_flow(struct pmd *, struct dp_flow *);
 
 /* Queues 'packet' for output on 'port_no' (PMD thread). */
 void pmd_output(struct pmd *, uint16_t port_no, struct dp_packet *packet);

@@ -2,6 +2,8 @@
 lib_libpmdswitch_a_SOURCES += \
 	lib/ofproto/bond.c \
 	lib/ofproto/bond.h \
+	lib/ofproto/change-log.c \
+	lib/ofproto/change-log.h \
 	lib/ofproto/mac-learning.c \
 	lib/ofproto/mac-learning.h \
 	lib/ofproto/match-parse.c \

@@ -4,9 +4,17 @@
  *
  * The MAC learning table of one bridge, used by the NORMAL action: it maps
  * (VLAN, MAC) to the port the MAC was last seen on.  Entries age out
- * 'aging' seconds after they were last learned or refreshed; when the table
- * is full, learning a new MAC evicts the least recently used entry.  A MAC
- * that shows up on another port of the same VLAN moves there.
+ * 'aging' seconds after they were last learned or refreshed.  A MAC that
+ * shows up on another port of the same VLAN moves there.
+ *
+ * One port cannot take the table from the others.  When the table is
+ * full, learning a new MAC evicts the least recently used entry of the
+ * port that holds the most entries (as Open vSwitch does), so a port
+ * flooding new source MACs evicts its own.  A port may also have a limit
+ * of its own (mac-limit): past it, a new MAC is not learned and the frame
+ * is flooded as from any unknown source.  And a port learns at most
+ * 'learn_rate' new or moved MACs a second; beyond that, the same.  Both
+ * refusals are counted, per port and in total.
  *
  * Time is passed in by the caller as milliseconds of the monotonic clock
  * (time_msec()), so that tests can drive aging with a fake clock.
@@ -20,7 +28,11 @@
  * The generation counter changes whenever a forwarding decision could
  * change: a MAC learned, moved, aged out, evicted or flushed.  A thread
  * that caches decisions reads mac_learning_generation() before it makes
- * them, and re-checks them when the value changes.
+ * them, and re-checks them when the value changes.  The datapath does
+ * better: with a change log (mac_learning_set_change_log()), every entry
+ * learned, moved or removed appends its key to the log, and only changes
+ * that concern the whole table (a flush, a new aging time) move the
+ * coarser mac_learning_table_generation().
  */
 #ifndef MAC_LEARNING_H
 #define MAC_LEARNING_H 1
@@ -32,15 +44,21 @@
 
 #define MAC_LEARNING_DEFAULT_AGING_SEC 300
 #define MAC_LEARNING_MAX_AGING_SEC 86400     /* One day. */
-#define MAC_LEARNING_DEFAULT_MAX_ENTRIES 8192
+#define MAC_LEARNING_DEFAULT_MAX_ENTRIES 2048  /* Open vSwitch's. */
+#define MAC_LEARNING_DEFAULT_LEARN_RATE 1000   /* Per port and second. */
 #define MAC_LEARNING_MAX_VLAN 4095
 
+struct change_log;
 struct mac_learning;
 
 enum mac_learning_result {
     ML_NOCHANGE,                /* Already known on that port; refreshed. */
     ML_NEW,                     /* Not known before (or had expired). */
     ML_MOVED,                   /* Known on another port; moved. */
+    ML_OVER_LIMIT,              /* Not learned: the port is at its
+                                 * limit. */
+    ML_RATE_LIMITED,            /* Not learned: the port learned
+                                 * 'learn_rate' MACs in the last second. */
 };
 
 /* One row of mac_learning_dump(). */
@@ -60,6 +78,19 @@ struct mac_learning_stats {
     uint64_t n_moved;           /* ML_MOVED results. */
     uint64_t n_expired;         /* Removed by mac_learning_run(). */
     uint64_t n_evicted;         /* Removed to make room for a new MAC. */
+    uint64_t n_over_limit;      /* ML_OVER_LIMIT results. */
+    uint64_t n_rate_limited;    /* ML_RATE_LIMITED results. */
+    unsigned int learn_rate;    /* Current rate limit; 0: none. */
+};
+
+/* One row of mac_learning_dump_ports(): what a port holds and was
+ * refused. */
+struct mac_learning_port_row {
+    uint16_t port;
+    size_t n_entries;
+    size_t limit;               /* 0: none. */
+    uint64_t n_over_limit;
+    uint64_t n_rate_limited;
 };
 
 /* Creates an empty table.  'aging_sec' of 0 means
@@ -77,14 +108,26 @@ void mac_learning_destroy(struct mac_learning *ml);
 void mac_learning_set_aging(struct mac_learning *ml, unsigned int aging_sec);
 
 /* Changes the maximum number of entries (0 means the default), evicting
- * the least recently used entries that no longer fit. */
+ * the entries that no longer fit, as learning does. */
 void mac_learning_set_max_entries(struct mac_learning *ml,
                                   size_t max_entries);
 
+/* Sets how many entries 'port' may hold (0: no limit but the table's).
+ * Entries beyond a lowered limit stay until they age out or move. */
+void mac_learning_set_port_limit(struct mac_learning *ml, uint16_t port,
+                                 size_t limit);
+
+/* Sets how many MACs a port may learn or move to it per second (0: no
+ * limit).  MAC_LEARNING_DEFAULT_LEARN_RATE until changed. */
+void mac_learning_set_learn_rate(struct mac_learning *ml,
+                                 unsigned int rate);
+
 /* Records that 'mac' was seen on 'port' in 'vlan' (at most
  * MAC_LEARNING_MAX_VLAN) at time 'now'.  Multicast MACs are never learned
- * (returns ML_NOCHANGE).  ML_NEW and ML_MOVED bump the generation; so does
- * an eviction to make room. */
+ * (returns ML_NOCHANGE).  ML_NEW and ML_MOVED bump the generation and log
+ * the key; so does an eviction to make room, for the evicted key.  Over
+ * the port's limit or learn rate, nothing is learned and the result says
+ * which. */
 enum mac_learning_result mac_learning_learn(struct mac_learning *ml,
                                             struct eth_addr mac,
                                             uint16_t vlan, uint16_t port,
@@ -108,16 +151,19 @@ bool mac_learning_refresh(struct mac_learning *ml, struct eth_addr mac,
  * by the control thread. */
 size_t mac_learning_run(struct mac_learning *ml, long long now);
 
-/* Makes every change of 'ml''s generation also increment '*change_seq'
- * (release), the counter a datapath's PMDs watch for any bridge.  Control
- * thread, before 'ml' is used by another thread. */
-void mac_learning_set_change_seq(struct mac_learning *, uint64_t *change_seq);
+/* Makes every entry that is learned, moved or removed append its key
+ * (change_key_mac()) to 'log', and every change of the table generation
+ * increment '*change_seq' (release), the counter a datapath's PMDs watch
+ * for any bridge.  Either may be NULL.  Control thread, before 'ml' is
+ * used by another thread. */
+void mac_learning_set_change_log(struct mac_learning *, struct change_log *,
+                                 uint64_t *change_seq);
 
-/* Removes every entry (bumps the generation if there were any). */
+/* Removes every entry (bumps the table generation if there were any). */
 void mac_learning_flush(struct mac_learning *ml);
 
-/* Removes the entries on 'port' and returns how many (bumps the generation
- * if any).  For a port leaving the bridge. */
+/* Removes the entries on 'port' and returns how many (each is logged).
+ * For a port leaving the bridge or losing its link. */
 size_t mac_learning_flush_port(struct mac_learning *ml, uint16_t port);
 
 /* Number of entries, including expired ones not yet removed by
@@ -128,8 +174,19 @@ size_t mac_learning_count(struct mac_learning *ml);
  * that lookups made after reading it see every change it counts. */
 uint64_t mac_learning_generation(const struct mac_learning *ml);
 
+/* The part of the generation that the change log does not name: it moves
+ * when the aging time changes or the table is flushed.  Same ordering as
+ * mac_learning_generation(). */
+uint64_t mac_learning_table_generation(const struct mac_learning *ml);
+
 void mac_learning_get_stats(struct mac_learning *ml,
                             struct mac_learning_stats *stats);
+
+/* Stores in '*rowsp' an array, to be freed by the caller, of the ports
+ * that hold entries, have a limit or were refused a MAC, sorted by port
+ * number, and returns its length. */
+size_t mac_learning_dump_ports(struct mac_learning *ml,
+                               struct mac_learning_port_row **rowsp);
 
 /* Stores in '*rowsp' an array, to be freed by the caller, of the entries
  * that are live at 'now', sorted by port, VLAN and MAC, and returns its

@@ -20,6 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "ofproto/bond.h"
+#include "ofproto/change-log.h"
 #include "ofproto/ofproto.h"
 #include "packet/flow.h"
 #include "packet/packets.h"
@@ -59,7 +60,9 @@ struct ofproto {
     uint64_t *change_seq;           /* Incremented (release) after every
                                      * generation change; NULL for a
                                      * bridge without a datapath. */
+    const struct ofproto_datapath *dp; /* NULL without a datapath. */
     struct mac_learning *ml;        /* Has its own mutex. */
+    struct change_log log;          /* MAC and link changes, named. */
 
     /* Serialises port additions and removals. */
     pthread_mutex_t ports_mutex;
@@ -83,6 +86,10 @@ struct ofproto {
 /* Increments the datapath's change counter, if any, after a generation
  * change (release; see ofproto_attach()). */
 void ofproto_changed__(struct ofproto *);
+
+/* Returns once the datapath's flows reflect every change made so far
+ * (ofproto_datapath 'wait_revalidated').  Control thread. */
+void ofproto_wait_revalidated(struct ofproto *);
 
 /* The VLAN a frame whose outer TCI is 'tci' (only the VID and CFI bits
  * count) belongs to when a port with settings 's' receives it, or -1 if

@@ -224,10 +224,23 @@ ofproto_create(const char *name, unsigned int mac_aging_sec)
 
     ofproto->name = xstrdup(name);
     ofproto->ml = mac_learning_create(mac_aging_sec, 0);
+    change_log_init(&ofproto->log);
+    mac_learning_set_change_log(ofproto->ml, &ofproto->log, NULL);
     pthread_mutex_init(&ofproto->ports_mutex, NULL);
     ofproto->ports = ofproto_ports_alloc(0);
     ofproto->rules = rule_table_create(NULL, 0);
     return ofproto;
+}
+
+void
+ofproto_wait_revalidated(struct ofproto *ofproto)
+{
+    if (ofproto->dp && ofproto->dp->wait_revalidated) {
+        ofproto->dp->wait_revalidated(ofproto->dp->aux);
+    } else {
+        rcu_synchronize();
+        rcu_synchronize();
+    }
 }
 
 void
@@ -241,12 +254,16 @@ ofproto_changed__(struct ofproto *ofproto)
 
 void
 ofproto_attach(struct ofproto *ofproto, unsigned int index,
-               uint64_t *change_seq)
+               const struct ofproto_datapath *dp)
 {
+    uint64_t *change_seq = dp->change_seq;
+
     ovs_assert(index < OFPROTO_MAX_BRIDGES);
     ofproto->index = index;
+    ofproto->dp = dp;
     ofproto->change_seq = change_seq;
-    mac_learning_set_change_seq(ofproto->ml, change_seq);
+    change_log_set_change_seq(&ofproto->log, change_seq);
+    mac_learning_set_change_log(ofproto->ml, &ofproto->log, change_seq);
     /* Every generation counter only grows and bumps '*change_seq' too,
      * so a bridge that had this index before never reached this value:
      * a PMD that remembers its generation sees the change. */
@@ -307,6 +324,7 @@ ofproto_destroy(struct ofproto *ofproto)
     free(ofproto->ports);
     pthread_mutex_destroy(&ofproto->ports_mutex);
     mac_learning_destroy(ofproto->ml);
+    change_log_uninit(&ofproto->log);
     free(ofproto->name);
     free(ofproto);
 }
@@ -559,6 +577,28 @@ ofproto_generation(const struct ofproto *ofproto)
             + __atomic_load_n(&ofproto->rule_generation, __ATOMIC_ACQUIRE));
 }
 
+uint64_t
+ofproto_table_generation(const struct ofproto *ofproto)
+{
+    /* Same pairing as ofproto_generation(). */
+    return (mac_learning_table_generation(ofproto->ml)
+            + __atomic_load_n(&ofproto->port_generation, __ATOMIC_ACQUIRE)
+            + __atomic_load_n(&ofproto->rule_generation, __ATOMIC_ACQUIRE));
+}
+
+const struct change_log *
+ofproto_change_log(const struct ofproto *ofproto)
+{
+    return &ofproto->log;
+}
+
+void
+ofproto_port_link_changed(struct ofproto *ofproto, uint16_t port_no)
+{
+    change_log_append(&ofproto->log, change_key_port(port_no));
+    change_log_append(&ofproto->log, change_key_flood());
+}
+
 const struct rule_table *
 ofproto_get_rules(const struct ofproto *ofproto)
 {
@@ -617,19 +657,12 @@ ofproto_set_rules(struct ofproto *ofproto, struct ofproto_rule **rules,
     __atomic_add_fetch(&ofproto->rule_generation, 1, __ATOMIC_RELEASE);
     ofproto_changed__(ofproto);
 
-    /* A PMD iteration polls (translating and forwarding with its flows),
-     * then checks ofproto_generation() and revalidates, then announces a
-     * quiescent state (pmd.c).  The first grace period ends only after
-     * every PMD has begun an iteration after the increment above; that
-     * iteration sees the new generation and the new table, so its
-     * revalidation deletes every flow the old table decided differently
-     * and every flow that credits a rule no longer in the table
-     * (upcall_revalidate_rule()).  The second grace period ends only
-     * after that iteration is over.  From then on no flow of the old
-     * table forwards a packet, no translation holds the old table and no
-     * flow points at a dropped rule, so both can be freed. */
-    rcu_synchronize();
-    rcu_synchronize();
+    /* Once the datapath says every flow reflects the change, no flow of
+     * the old table forwards a packet and none points at a dropped rule
+     * (upcall_revalidate_rule() deletes those); the wait ends with a
+     * grace period, so no translation holds the old table either, and
+     * both can be freed. */
+    ofproto_wait_revalidated(ofproto);
 
     for (size_t i = 0; i < old->n; i++) {
         if (!old->rules[i]->mark) {

@@ -122,15 +122,27 @@ void ofproto_destroy(struct ofproto *);
 
 const char *ofproto_name(const struct ofproto *);
 
-/* Joins 'ofproto' to a datapath: 'index' (< OFPROTO_MAX_BRIDGES) is its
- * place among the datapath's bridges, which translations record (see
- * xlate_out 'bridges'), and '*change_seq' is a counter it increments
- * (release) after every change of its generation, so that a PMD watches
- * one counter for all bridges.  Its generation then differs from any a
- * bridge that had 'index' before ever had.  Control thread, before the
- * bridge is used by another thread. */
+/* What a datapath offers the bridges it runs. */
+struct ofproto_datapath {
+    /* A counter the bridge increments (release) after every change of
+     * its table generation and every append to its change log, so that a
+     * PMD watches one counter for all bridges. */
+    uint64_t *change_seq;
+
+    /* Returns once every flow the datapath caches reflects every change
+     * made before the call (NULL: after two RCU grace periods).  Control
+     * thread, outside any RCU read-side section. */
+    void (*wait_revalidated)(void *aux);
+    void *aux;
+};
+
+/* Joins 'ofproto' to datapath 'dp' (which must outlive the bridge):
+ * 'index' (< OFPROTO_MAX_BRIDGES) is its place among the datapath's
+ * bridges, which translations record (see xlate_out 'bridges').  Its
+ * generation then differs from any a bridge that had 'index' before ever
+ * had.  Control thread, before the bridge is used by another thread. */
 void ofproto_attach(struct ofproto *, unsigned int index,
-                    uint64_t *change_seq);
+                    const struct ofproto_datapath *dp);
 
 /* The index given to ofproto_attach() (0 before).  Any thread. */
 unsigned int ofproto_index(const struct ofproto *);
@@ -227,6 +239,20 @@ bool ofproto_port_name(const struct ofproto *, uint16_t port_no,
  * flows. */
 uint64_t ofproto_generation(const struct ofproto *);
 
+/* The part of ofproto_generation() that the change log does not name:
+ * rules, the port set, the MAC table flushed or its aging changed.  A
+ * datapath re-translates every flow of the bridge when it moves, and only
+ * the flows that depend on a logged key otherwise.  Same ordering. */
+uint64_t ofproto_table_generation(const struct ofproto *);
+
+/* The bridge's change log (change-log.h): the MACs whose entries changed
+ * and the ports whose link changed.  Any thread reads it. */
+const struct change_log *ofproto_change_log(const struct ofproto *);
+
+/* Records that the link of port 'port_no' went up or down: translations
+ * that output to it or flood are re-checked.  Any thread. */
+void ofproto_port_link_changed(struct ofproto *, uint16_t port_no);
+
 /* Replaces the bridge's rule table by the 'n' rules in 'rules', which it
  * takes over: each is either a rule of the current table or a new one
  * (ofproto_rule_create()).  A new rule equal to a current one
@@ -236,10 +262,10 @@ uint64_t ofproto_generation(const struct ofproto *);
  * rules, a packet no rule matches is dropped.
  *
  * When anything changed, changes ofproto_generation() and waits until
- * every running PMD has revalidated its flows against the new table (two
- * RCU grace periods, see the comment in the body): once it returns, no
- * packet is forwarded by a flow the old table produced.  Control thread,
- * outside any RCU read-side section. */
+ * every running PMD has revalidated its flows against the new table (the
+ * datapath's wait_revalidated()): once it returns, no packet is forwarded
+ * by a flow the old table produced.  Control thread, outside any RCU
+ * read-side section. */
 void ofproto_set_rules(struct ofproto *, struct ofproto_rule **rules,
                        size_t n);
 

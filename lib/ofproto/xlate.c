@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "ofproto/bond.h"
+#include "ofproto/change-log.h"
 #include "base/coverage.h"
 #include "packet/flow-format.h"
 #include "ofproto/mac-learning.h"
@@ -38,6 +39,8 @@ COVERAGE_DEFINE(normal_drop_unknown_in_port);
 COVERAGE_DEFINE(normal_drop_vlan_not_allowed);
 COVERAGE_DEFINE(normal_drop_untagged_not_allowed);
 COVERAGE_DEFINE(normal_mac_moved);
+COVERAGE_DEFINE(normal_learn_over_port_limit);
+COVERAGE_DEFINE(normal_learn_rate_limited);
 /* Packets the rule table dropped because no rule matched. */
 COVERAGE_DEFINE(rule_table_miss);
 /* Frames a bond drops on input (see ofproto_port_set_bond()). */
@@ -74,6 +77,7 @@ struct xlate_ctx {
                                  * ofproto_index()): a patch never leads
                                  * into one of them again. */
     int depth;                  /* Patch crossings around this point. */
+    bool flooding;              /* Outputs are part of a flood. */
 };
 
 /* Translation: reading the flow.  Each helper returns a field and marks
@@ -126,11 +130,35 @@ xlate_emit(struct xlate_ctx *ctx, const struct dp_action *action)
     out->actions[out->n_actions++] = *action;
 }
 
+/* Records that the decision depends on change key 'key' of the current
+ * bridge. */
+static void
+xlate_add_dep(struct xlate_ctx *ctx, uint64_t key)
+{
+    struct xlate_out *out = ctx->out;
+    uint8_t bridge = ctx->ofproto->index;
+
+    for (uint8_t i = 0; i < out->n_deps; i++) {
+        if (out->deps[i].key == key && out->deps[i].bridge == bridge) {
+            return;
+        }
+    }
+    if (out->n_deps < XLATE_MAX_DEPS) {
+        out->deps[out->n_deps++] = (struct xlate_dep) { key, bridge };
+    } else {
+        out->wide |= UINT64_C(1) << bridge;
+    }
+}
+
 static void
 xlate_output(struct xlate_ctx *ctx, uint16_t port_no)
 {
     struct dp_action a;
 
+    /* A flood depends on its port set as a whole (change_key_flood()). */
+    if (!ctx->flooding) {
+        xlate_add_dep(ctx, change_key_port(port_no));
+    }
     dp_action_init(&a, DP_ACTION_OUTPUT);
     a.port = port_no;
     xlate_emit(ctx, &a);
@@ -297,6 +325,10 @@ xlate_normal_learn(struct xlate_ctx *ctx, struct eth_addr dl_src,
                                 ctx->now);
     if (result == ML_MOVED) {
         COVERAGE_INC(normal_mac_moved);
+    } else if (result == ML_OVER_LIMIT) {
+        COVERAGE_INC(normal_learn_over_port_limit);
+    } else if (result == ML_RATE_LIMITED) {
+        COVERAGE_INC(normal_learn_rate_limited);
     }
     if (!ctx->tracing) {
         return;
@@ -310,6 +342,15 @@ xlate_normal_learn(struct xlate_ctx *ctx, struct eth_addr dl_src,
     case ML_MOVED:
         xlate_report(ctx, "NORMAL: "ETH_ADDR_FMT" moved to port %s "
                      "vlan %"PRIu16, ETH_ADDR_ARGS(dl_src), port_s, vlan);
+        break;
+    case ML_OVER_LIMIT:
+        xlate_report(ctx, "NORMAL: port %s is at its mac-limit, not "
+                     "learning "ETH_ADDR_FMT, port_s, ETH_ADDR_ARGS(dl_src));
+        break;
+    case ML_RATE_LIMITED:
+        xlate_report(ctx, "NORMAL: port %s learned its mac-learn-rate of "
+                     "MACs this second, not learning "ETH_ADDR_FMT, port_s,
+                     ETH_ADDR_ARGS(dl_src));
         break;
     case ML_NOCHANGE:
         break;
@@ -340,6 +381,21 @@ static void xlate_rules(struct xlate_ctx *);
 static void xlate_patch_output(struct xlate_ctx *,
                                const struct ofproto_port *);
 
+/* A flood depends on which ports it reaches, as one fact: the outputs
+ * between these two calls record no port of their own. */
+static void
+xlate_flood_begin(struct xlate_ctx *ctx)
+{
+    xlate_add_dep(ctx, change_key_flood());
+    ctx->flooding = true;
+}
+
+static void
+xlate_flood_end(struct xlate_ctx *ctx)
+{
+    ctx->flooding = false;
+}
+
 static void
 xlate_port_output(struct xlate_ctx *ctx, const struct ofproto_port *port,
                   int vlan)
@@ -349,6 +405,9 @@ xlate_port_output(struct xlate_ctx *ctx, const struct ofproto_port *port,
     } else if (port->is_bond) {
         struct dp_action a;
 
+        if (!ctx->flooding) {
+            xlate_add_dep(ctx, change_key_port(port->port_no));
+        }
         dp_action_init(&a, DP_ACTION_BOND_OUTPUT);
         a.port = port->port_no;
         if (port->bond_mode == BOND_MODE_BALANCE_SLB) {
@@ -382,6 +441,7 @@ xlate_normal_flood(struct xlate_ctx *ctx, uint16_t in_port, uint16_t vlan)
 {
     bool tagged_first = xlate_vlan_current(ctx) != 0;
 
+    xlate_flood_begin(ctx);
     for (int pass = 0; pass < 2; pass++) {
         bool tagged = pass == 0 ? tagged_first : !tagged_first;
 
@@ -396,6 +456,7 @@ xlate_normal_flood(struct xlate_ctx *ctx, uint16_t in_port, uint16_t vlan)
             }
         }
     }
+    xlate_flood_end(ctx);
 }
 
 /* Reports in the trace and counts that 'port' does not accept a frame
@@ -507,6 +568,12 @@ xlate_normal(struct xlate_ctx *ctx)
     dl_src = xlate_read_dl_src(ctx);
     dl_dst = xlate_read_dl_dst(ctx);
 
+    /* Whether the source is learned (and where) decides too: a flow must
+     * not keep forwarding for a source the table forgot, since its
+     * packets would never be learned again (upcall_revalidate()). */
+    if (!eth_addr_is_multicast(dl_src)) {
+        xlate_add_dep(ctx, change_key_mac(dl_src, vlan));
+    }
     if (in->is_bond && !xlate_bond_admits(ctx, in, in_port, dl_src, vlan)) {
         return;
     }
@@ -524,6 +591,7 @@ xlate_normal(struct xlate_ctx *ctx)
         return;
     }
 
+    xlate_add_dep(ctx, change_key_mac(dl_dst, vlan));
     out_port = mac_learning_lookup(ctx->ofproto->ml, dl_dst, vlan, ctx->now);
     if (out_port < 0) {
         xlate_report(ctx, "NORMAL: no learned MAC for destination, flooding");
@@ -582,6 +650,7 @@ xlate_rule_flood(struct xlate_ctx *ctx)
     const struct ofproto_port *in = ofproto_ports_find(ctx->ports, in_port);
     uint16_t in_bundle = in ? in->bundle : in_port;
 
+    xlate_flood_begin(ctx);
     for (size_t i = 0; i < ctx->ports->n; i++) {
         const struct ofproto_port *port = &ctx->ports->ports[i];
 
@@ -589,6 +658,7 @@ xlate_rule_flood(struct xlate_ctx *ctx)
             xlate_port_output(ctx, port, -1);
         }
     }
+    xlate_flood_end(ctx);
 }
 
 /* Sets the outer tag's bits 'mask' to 'tci', pushing an 802.1Q tag first
@@ -768,6 +838,7 @@ xlate_patch_output(struct xlate_ctx *ctx, const struct ofproto_port *port)
     ctx->flow.in_port = port->patch_peer_port;
     ctx->bridges |= UINT64_C(1) << peer->index;
     ctx->depth++;
+    ctx->flooding = false;      /* The peer bridge decides for itself. */
     xlate_report(ctx, "patch: %s crosses to bridge %s, in_port %s",
                  port->name, peer->name,
                  xlate_port_string(ctx, port->patch_peer_port, port_s));
@@ -782,6 +853,7 @@ xlate_patch_output(struct xlate_ctx *ctx, const struct ofproto_port *port)
     ctx->vlan_known = saved.vlan_known;
     ctx->vlan_tci = saved.vlan_tci;
     ctx->depth = saved.depth;
+    ctx->flooding = saved.flooding;
     ctx->out->rule_stats = rule_stats;
     xlate_report(ctx, "patch: back in bridge %s", ctx->ofproto->name);
 }
@@ -831,6 +903,8 @@ xlate__(struct ofproto *ofproto, const struct flow *flow, bool learn,
     out->n_actions = 0;
     memset(&out->mask, 0, sizeof out->mask);
     out->rule_stats = NULL;
+    out->n_deps = 0;
+    out->wide = 0;
     out->trace_len = 0;
     out->trace[0] = '\0';
 

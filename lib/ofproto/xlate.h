@@ -48,9 +48,23 @@ BUILD_ASSERT_DECL(XLATE_MAX_ACTIONS >= OFPROTO_MAX_PORTS);
  * the datapath's copies nest. */
 #define XLATE_MAX_PATCH_DEPTH 16
 
+/* The most facts one translation records as depending on (change keys,
+ * see change-log.h).  NORMAL needs two per bridge (the source and the
+ * destination MAC) plus one for the output port or the flood; a
+ * translation that would record more depends on the whole bridge (see
+ * xlate_out 'wide'). */
+#define XLATE_MAX_DEPS 6
+
 /* Bytes of the decision trace, newline-separated lines.  A longer trace is
  * cut at a line boundary and ends with "...". */
 #define XLATE_TRACE_SIZE 1024
+
+/* A fact the translation depended on: change key 'key' (change-log.h) of
+ * the bridge with ofproto_index() 'bridge'. */
+struct xlate_dep {
+    uint64_t key;
+    uint8_t bridge;
+};
 
 /* The result of a translation. */
 struct xlate_out {
@@ -70,6 +84,14 @@ struct xlate_out {
      * each: the input port's bridge and every bridge a patch port led to.
      * A change in any of them revalidates the flow. */
     uint64_t bridges;
+
+    /* What the decision depended on, beyond the bridges' table
+     * generations: a change to one of these keys in the bridge's change
+     * log re-translates the flow, and in a bridge of 'wide' any key does
+     * (more than XLATE_MAX_DEPS facts, or one the log cannot name). */
+    uint8_t n_deps;
+    struct xlate_dep deps[XLATE_MAX_DEPS];
+    uint64_t wide;
 
     /* Only xlate_actions_trace() fills these; otherwise empty.
      * 'final_flow' is the packet as the actions leave it (after the
