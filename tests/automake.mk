@@ -56,6 +56,7 @@ DUMMY_TESTS = \
 	tests/dummy/test-conservation.sh \
 	tests/dummy/test-coverage.sh \
 	tests/dummy/test-expiry.sh \
+	tests/dummy/test-mac-flood.sh \
 	tests/dummy/test-normal.sh \
 	tests/dummy/test-reconfig.sh
 TESTS += $(DUMMY_TESTS)
