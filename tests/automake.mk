@@ -58,7 +58,8 @@ DUMMY_TESTS = \
 	tests/dummy/test-expiry.sh \
 	tests/dummy/test-mac-flood.sh \
 	tests/dummy/test-normal.sh \
-	tests/dummy/test-reconfig.sh
+	tests/dummy/test-reconfig.sh \
+	tests/dummy/test-revalidate-ack.sh
 TESTS += $(DUMMY_TESTS)
 EXTRA_DIST += $(DUMMY_TESTS) tests/dummy/lib.sh
 
