@@ -11,9 +11,11 @@
  * mask that is too narrow forwards packets wrongly; a mask that is too
  * wide costs cache entries and upcalls.
  *
- * When ofproto_generation() changes, the PMD revalidates its cached flows
- * with upcall_revalidate_rule(): each is translated again and kept only
- * if the decision and its mask still hold for every packet it matches.
+ * When a fact a cached flow depended on changes (a key in the bridge's
+ * change log, or the bridge's table generation: dp/pmd-reval.h), the PMD
+ * revalidates it with upcall_revalidate_rule(): it is translated again
+ * and kept only if the decision and its mask still hold for every packet
+ * it matches.
  *
  * Threads: any thread may translate and revalidate, as an RCU reader (see
  * ofproto.h).

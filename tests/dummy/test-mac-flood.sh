@@ -26,7 +26,7 @@ cat >"$DM_CONFIG" <<JSON
     { "name": "pd", "type": "dummy" },
     { "name": "pe", "type": "dummy" } ] } ],
   "other_config": { "pmd-cpu-mask": "0x1", "mac-table-size": 256,
-                    "mac-learn-rate": 0 } }
+                    "mac-learn-rate": 0, "flow-idle-timeout": 3600000 } }
 JSON
 dm_start
 
