@@ -388,6 +388,8 @@ dp_all_rxqs(const struct dp *dp, int *n)
 void
 dp_move_rxqs(struct dp *dp, struct pmd_rxq **rxqs, int n, struct pmd **next)
 {
+    /* A port whose link a tenant flaps is placed again at each link up. */
+    static struct vlog_rate_limit placed_rl = VLOG_RATE_LIMIT_INIT(1, 16);
     int n_all;
     struct pmd_rxq **all = dp_all_rxqs(dp, &n_all);
     struct pmd_rxq **list;
@@ -423,9 +425,9 @@ dp_move_rxqs(struct dp *dp, struct pmd_rxq **rxqs, int n, struct pmd **next)
     }
     for (int i = 0; i < n; i++) {
         if (next[i] && rxqs[i]->pmd != next[i]) {
-            VLOG_INFO("rx queue %d of port number %u: polled by pmd on "
-                      "core %d", rxqs[i]->qid, rxqs[i]->port_no,
-                      next[i]->core_id);
+            VLOG_INFO_RL(&placed_rl, "rx queue %d of port number %u: "
+                         "polled by pmd on core %d", rxqs[i]->qid,
+                         rxqs[i]->port_no, next[i]->core_id);
         }
         rxqs[i]->pmd = next[i];
     }
