@@ -29,6 +29,7 @@ UNIT_TESTS = \
 	tests/test-ofproto-rules \
 	tests/test-pcap-file \
 	tests/test-pipeline \
+	tests/test-pmd \
 	tests/test-pmd-perf \
 	tests/test-smc \
 	tests/test-unixctl \
@@ -57,7 +58,8 @@ DUMMY_TESTS = \
 	tests/dummy/test-coverage.sh \
 	tests/dummy/test-expiry.sh \
 	tests/dummy/test-normal.sh \
-	tests/dummy/test-reconfig.sh
+	tests/dummy/test-reconfig.sh \
+	tests/dummy/test-rule-counters.sh
 TESTS += $(DUMMY_TESTS)
 EXTRA_DIST += $(DUMMY_TESTS) tests/dummy/lib.sh
 
@@ -139,6 +141,8 @@ tests_test_pcap_file_SOURCES = tests/test-pcap-file.c
 tests_test_pcap_file_LDADD = $(PMD_LIBS)
 tests_test_pipeline_SOURCES = tests/test-pipeline.c tests/dp-test.h
 tests_test_pipeline_LDADD = $(PMD_LIBS)
+tests_test_pmd_SOURCES = tests/test-pmd.c tests/dp-test.h
+tests_test_pmd_LDADD = $(PMD_LIBS)
 tests_test_pmd_perf_SOURCES = tests/test-pmd-perf.c
 tests_test_pmd_perf_LDADD = $(PMD_LIBS)
 tests_test_smc_SOURCES = tests/test-smc.c
