@@ -8,6 +8,7 @@ UNIT_TESTS = \
 	tests/test-config-diff \
 	tests/test-config-edit \
 	tests/test-coverage \
+	tests/test-dp \
 	tests/test-dpcls \
 	tests/test-ds \
 	tests/test-emc \
@@ -139,6 +140,8 @@ tests_test_ofproto_rules_SOURCES = tests/test-ofproto-rules.c
 tests_test_ofproto_rules_LDADD = $(PMD_LIBS)
 tests_test_pcap_file_SOURCES = tests/test-pcap-file.c
 tests_test_pcap_file_LDADD = $(PMD_LIBS)
+tests_test_dp_SOURCES = tests/test-dp.c
+tests_test_dp_LDADD = $(PMD_LIBS)
 tests_test_pipeline_SOURCES = tests/test-pipeline.c tests/dp-test.h
 tests_test_pipeline_LDADD = $(PMD_LIBS)
 tests_test_pmd_SOURCES = tests/test-pmd.c tests/dp-test.h
