@@ -636,9 +636,9 @@ vlog_rate_limit_take(struct vlog_rate_limit *rl, long long now_msec,
 
         if (start - now > tolerance) {
             /* Dropped.  The first drop since the last message written
-             * stamps the time; a message written meanwhile may read an
-             * older stamp, which only makes its "in the last N seconds"
-             * longer. */
+             * stamps the time.  A message written at that same moment
+             * may read the stamp of the period before or after: that
+             * skews only its "in the last N seconds", never the count. */
             if (!__atomic_fetch_add(&rl->n_dropped, 1, __ATOMIC_RELAXED)) {
                 __atomic_store_n(&rl->first_dropped, now_msec,
                                  __ATOMIC_RELAXED);

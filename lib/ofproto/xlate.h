@@ -47,6 +47,8 @@ struct rule_stats;
  * can ask for more (a flood after each of several VLAN rewrites): such a
  * translation fails with E2BIG and nothing is written past the end. */
 #define XLATE_MAX_ACTIONS (OFPROTO_MAX_PORTS + 2 * OFPROTO_MAX_BRIDGES)
+/* A patch crossing counts the actions nested in it in 16 bits. */
+BUILD_ASSERT_DECL(XLATE_MAX_ACTIONS <= UINT16_MAX);
 
 /* The most patch ports a packet crosses in a row.  Each crossing enters a
  * bridge the translation has not been in yet, so a chain of patches ends
@@ -90,8 +92,8 @@ struct xlate_out {
  * MAC table from the packet's source.  Fills 'out' (the trace stays empty)
  * and returns 0, or returns a positive errno (E2BIG: more than
  * XLATE_MAX_ACTIONS actions, counted in coverage counter
- * xlate_too_many_actions) with out->n_actions == 0.  Stores in '*normal_ranp' (if nonnull)
- * whether NORMAL ran.  Any thread, as an RCU reader (see ofproto.h). */
+ * xlate_too_many_actions) with out->n_actions == 0.  Stores in
+ * '*normal_ranp' (if nonnull) whether NORMAL ran.  Any thread, as an RCU reader (see ofproto.h). */
 int xlate_actions(struct ofproto *, const struct flow *flow, bool learn,
                   long long now, struct xlate_out *out, bool *normal_ranp);
 

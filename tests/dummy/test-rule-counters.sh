@@ -60,8 +60,9 @@ esac
 ps_info "p1 is polled by core $core; reloading with pmd-cpu-mask $mask"
 write_config "$mask"
 ps_appctl config/reload >/dev/null || ps_fail "config/reload failed"
+cores="[p['core_id'] for p in j if p.get('core_id') is not None]"
 ps_assert_eq "pmds after the reload" "[$((1 - core))]" \
-    "$(dm_json dpif-netdev/pmd-stats-show -- "[p['core_id'] for p in j if p.get('core_id') is not None]")"
+    "$(dm_json dpif-netdev/pmd-stats-show -- "$cores")"
 ps_assert_eq "rule packets after the PMD went" 5 "$(rule n_packets)"
 ps_assert_eq "rule bytes after the PMD went" "$bytes" "$(rule n_bytes)"
 
