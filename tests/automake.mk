@@ -8,6 +8,7 @@ UNIT_TESTS = \
 	tests/test-config-diff \
 	tests/test-config-edit \
 	tests/test-coverage \
+	tests/test-dp \
 	tests/test-dpcls \
 	tests/test-ds \
 	tests/test-emc \
@@ -29,6 +30,7 @@ UNIT_TESTS = \
 	tests/test-ofproto-rules \
 	tests/test-pcap-file \
 	tests/test-pipeline \
+	tests/test-pmd \
 	tests/test-pmd-perf \
 	tests/test-smc \
 	tests/test-unixctl \
@@ -59,7 +61,8 @@ DUMMY_TESTS = \
 	tests/dummy/test-mac-flood.sh \
 	tests/dummy/test-normal.sh \
 	tests/dummy/test-reconfig.sh \
-	tests/dummy/test-revalidate-ack.sh
+	tests/dummy/test-revalidate-ack.sh \
+	tests/dummy/test-rule-counters.sh
 TESTS += $(DUMMY_TESTS)
 EXTRA_DIST += $(DUMMY_TESTS) tests/dummy/lib.sh
 
@@ -139,8 +142,12 @@ tests_test_ofproto_rules_SOURCES = tests/test-ofproto-rules.c
 tests_test_ofproto_rules_LDADD = $(PMD_LIBS)
 tests_test_pcap_file_SOURCES = tests/test-pcap-file.c
 tests_test_pcap_file_LDADD = $(PMD_LIBS)
+tests_test_dp_SOURCES = tests/test-dp.c
+tests_test_dp_LDADD = $(PMD_LIBS)
 tests_test_pipeline_SOURCES = tests/test-pipeline.c tests/dp-test.h
 tests_test_pipeline_LDADD = $(PMD_LIBS)
+tests_test_pmd_SOURCES = tests/test-pmd.c tests/dp-test.h
+tests_test_pmd_LDADD = $(PMD_LIBS)
 tests_test_pmd_perf_SOURCES = tests/test-pmd-perf.c
 tests_test_pmd_perf_LDADD = $(PMD_LIBS)
 tests_test_smc_SOURCES = tests/test-smc.c

@@ -7,7 +7,9 @@
  * checked through its transmit batches, counters and flow table.  A bond
  * datapath (two ports and a bond of two members) checks bond output: the
  * member the bond map gives each packet's hash, load accounting, failover
- * and the drop counter.
+ * and the drop counter.  A datapath with the most ports checks a flood
+ * with VLAN actions to all of them, and the drop of a packet whose
+ * actions do not fit.
  */
 #include <autoconf.h>
 
@@ -30,8 +32,10 @@
 #include "dp/pipeline.h"
 #include "dp/pmd.h"
 #include "dp/pmd-reval.h"
+#include "base/coverage.h"
 #include "base/rcu.h"
 #include "ofproto/ofproto.h"
+#include "ofproto/ofproto-rules.h"
 #include "base/util.h"
 
 #define N_PORTS 3
@@ -957,6 +961,117 @@ test_patch_ring(void)
     destroy_all(dp, pmd);
 }
 
+/* Makes the frame in 'f' carry an 802.1Q tag with TCI 'tci' (host
+ * order) after its MAC addresses. */
+static struct dp_packet *
+add_vlan_tag(struct test_frame *f, uint16_t tci)
+{
+    uint8_t *p = f->packet.data;
+    uint32_t size = f->packet.size;
+    uint16_t in_port = f->packet.in_port;
+    uint8_t tag[4] = { 0x81, 0x00, tci >> 8, tci & 0xff };
+
+    memmove(p + 16, p + 12, size - 12);
+    memcpy(p + 12, tag, sizeof tag);
+    dp_packet_init(&f->packet, p, size + 4, in_port);
+    return &f->packet;
+}
+
+/* The outer TCI of 'p' (host order), or -1 if it is untagged. */
+static int
+packet_tci(const struct dp_packet *p)
+{
+    const uint8_t *d = p->data;
+
+    return (d[12] == 0x81 && d[13] == 0x00) ? (d[14] << 8) | d[15] : -1;
+}
+
+/* A datapath with DP_MAX_PORTS ports, all in vlan 10: by port number
+ * modulo 4 access, trunk of 10 and 20, native-untagged and native-tagged
+ * vlan 10. */
+static struct dp *
+make_max_dp(void)
+{
+    static const int trunks[] = { 10, 20 };
+    struct dp *dp = dp_test_create(0);
+    struct ofproto *br0 = dp->bridges[0];
+
+    for (int i = 0; i < DP_MAX_PORTS; i++) {
+        static const char *const modes[] = {
+            "access", "trunk", "native-untagged", "native-tagged",
+        };
+        struct ofproto_port_settings s;
+        char name[16];
+
+        CHECK_INT(ofproto_port_settings_init(&s, modes[i % 4],
+                                             i % 4 == 1 ? 0 : 10,
+                                             i % 4 == 0 ? NULL : trunks,
+                                             i % 4 == 0 ? 0 : 2), 0);
+        snprintf(name, sizeof name, "p%d", i);
+        dp_test_add_port(dp, br0, i, name);
+        CHECK_INT(ofproto_port_add(br0, i, name, &s), 0);
+    }
+    return dp;
+}
+
+/* A flood to every port of a datapath with the most ports, with VLAN
+ * actions, goes out once on each port but the input, tagged as each port
+ * wants; a packet whose rules ask for more actions than a translation can
+ * hold is dropped and counted (miss_upcall_failed, and the coverage
+ * counter xlate_too_many_actions), and goes nowhere. */
+static void
+test_flood_max_ports(void)
+{
+    struct dp *dp = make_max_dp();
+    struct pmd *pmd = pmd_create(dp, 0);
+    struct ofproto_rule *rule;
+    uint64_t too_big;
+    struct test_frame f;
+    struct dp_batch batch;
+    char *error;
+
+    pmd->now_ms = 1000;
+    dp_batch_init(&batch);
+    make_udp(&f, mac_a, mac_bcast, 1, 0);
+    dp_batch_add(&batch, add_vlan_tag(&f, (3 << 13) | 0));
+    pipeline_process(pmd, &batch, 0);
+    CHECK_INT(stat(pmd, PMD_STAT_MISS), 1);
+    CHECK_INT(pmd->n_dirty_tx, DP_MAX_PORTS - 1);
+    CHECK(!pmd->tx[0].batch.count, "flooded back to the input port");
+    for (int i = 1; i < DP_MAX_PORTS; i++) {
+        const struct dp_batch *b = &pmd->tx[i].batch;
+        int want = i % 4 == 0 || i % 4 == 2 ? -1 : (3 << 13) | 10;
+
+        CHECK(b->count == 1, "port %d: %zu packets", i, (size_t) b->count);
+        if (b->count == 1) {
+            CHECK(packet_tci(b->packets[0]) == want, "port %d: tci %#x, "
+                  "expected %#x", i, packet_tci(b->packets[0]), want);
+        }
+    }
+    pmd_flush_tx(pmd);
+
+    error = ofproto_rule_create(100, 0, "in_port=0",
+                                "mod_vlan_vid:20,flood,mod_vlan_vid:30,flood",
+                                NULL, NULL, &rule);
+    CHECK(!error, "%s", error ? error : "");
+    free(error);
+    ofproto_set_rules(dp->bridges[0], &rule, 1);
+    /* Revalidation fails to translate the flood's flow too, and deletes
+     * it. */
+    pmd_housekeeping(pmd);
+    CHECK_INT(pmd->flows.n_flows, 0);
+    too_big = coverage_get("xlate_too_many_actions");
+    dp_batch_init(&batch);
+    dp_batch_add(&batch, make_udp(&f, mac_b, mac_bcast, 2, 0));
+    pipeline_process(pmd, &batch, 0);
+    CHECK_INT(stat(pmd, PMD_STAT_LOST), 1);
+    CHECK_INT(pmd->n_dirty_tx, 0);
+    CHECK_INT(coverage_get("xlate_too_many_actions") - too_big, 1);
+    CHECK_INT(pmd->flows.n_flows, 0);
+
+    destroy_all(dp, pmd);
+}
+
 int
 main(void)
 {
@@ -978,6 +1093,7 @@ main(void)
     test_revalidate_in_slices();
     test_revalidate_log_lost();
     test_mac_flood_isolation();
+    test_flood_max_ports();
     rcu_unregister();
     return check_finish("test-pipeline");
 }

@@ -4,8 +4,9 @@
  *
  * Tests for vlog: module registration and listing, level specifications
  * (valid and invalid), the line format in the log file, level filtering,
- * the warning count, rate limiting against a test clock, log file reopening
- * and whole lines under concurrent logging.
+ * the warning count, rate limiting against a test clock and under
+ * contention from several threads, log file reopening and whole lines
+ * under concurrent logging.
  *
  * The console is switched off first so that the test's own output stays
  * readable; everything is checked through the log file.  The vlog/list and
@@ -370,6 +371,102 @@ test_rate_limit(void)
     vlog_set_clock(NULL);
 }
 
+/* Several threads take tokens from one bucket at once. */
+#define RL_THREADS 4
+#define RL_ATTEMPTS 100000
+
+struct rl_hammer {
+    struct vlog_rate_limit *rl;
+    bool fixed_time;            /* All at 'fake_now', else the real clock. */
+    pthread_barrier_t *start;
+    unsigned long long emitted;   /* Tokens taken. */
+    unsigned long long reported;  /* Drops reported by those messages. */
+};
+
+static void *
+rl_hammer_thread(void *h_)
+{
+    struct rl_hammer *h = h_;
+
+    pthread_barrier_wait(h->start);
+    for (int i = 0; i < RL_ATTEMPTS; i++) {
+        long long now = h->fixed_time ? fake_now : time_msec();
+        unsigned int n_dropped;
+        long long drop_msec;
+
+        if (vlog_rate_limit_take(h->rl, now, &n_dropped, &drop_msec)) {
+            h->emitted++;
+            h->reported += n_dropped;
+        }
+    }
+    return NULL;
+}
+
+/* Runs RL_THREADS threads of RL_ATTEMPTS attempts each on 'rl'.  Returns
+ * the tokens taken, the drops reported by the messages let through plus
+ * the ones a last message reports (so every attempt is accounted for) in
+ * '*dropped', and the run's length in '*msec'. */
+static unsigned long long
+rl_hammer(struct vlog_rate_limit *rl, bool fixed_time,
+          unsigned long long *dropped, long long *msec)
+{
+    struct rl_hammer h[RL_THREADS];
+    pthread_t threads[RL_THREADS];
+    pthread_barrier_t start;
+    unsigned long long emitted = 0;
+    unsigned int n_last;
+    long long drop_msec, begin;
+
+    pthread_barrier_init(&start, NULL, RL_THREADS + 1);
+    for (int i = 0; i < RL_THREADS; i++) {
+        h[i] = (struct rl_hammer) { .rl = rl, .fixed_time = fixed_time,
+                                    .start = &start };
+        pthread_create(&threads[i], NULL, rl_hammer_thread, &h[i]);
+    }
+    begin = time_msec();
+    pthread_barrier_wait(&start);
+    *dropped = 0;
+    for (int i = 0; i < RL_THREADS; i++) {
+        pthread_join(threads[i], NULL);
+        emitted += h[i].emitted;
+        *dropped += h[i].reported;
+    }
+    *msec = time_msec() - begin;
+    pthread_barrier_destroy(&start);
+
+    /* Much later the bucket is full, and the message reports the rest. */
+    CHECK(vlog_rate_limit_take(rl, time_msec() + 1000000000LL, &n_last,
+                               &drop_msec), "no token after a long pause");
+    *dropped += n_last;
+    return emitted;
+}
+
+/* The limiter under contention: at one instant exactly 'burst' messages
+ * pass; on the real clock at most burst + rate * elapsed; and in both,
+ * every attempt is either let through or reported as dropped, once. */
+static void
+test_rate_limit_threads(void)
+{
+    static struct vlog_rate_limit fixed_rl = VLOG_RATE_LIMIT_INIT(1, 20);
+    static struct vlog_rate_limit real_rl = VLOG_RATE_LIMIT_INIT(1000, 50);
+    unsigned long long attempts = (unsigned long long) RL_THREADS
+                                  * RL_ATTEMPTS;
+    unsigned long long emitted, dropped;
+    long long msec;
+
+    fake_now = 5000;
+    emitted = rl_hammer(&fixed_rl, true, &dropped, &msec);
+    CHECK_INT(emitted, 20);
+    CHECK_INT(emitted + dropped, attempts);
+
+    emitted = rl_hammer(&real_rl, false, &dropped, &msec);
+    /* 'msec' spans every attempt, so it bounds the time between the
+     * first and the last token taken; +1 for the clock's granularity. */
+    CHECK(emitted >= 50 && emitted <= 50 + 1000 * (msec + 1) / 1000,
+          "%llu messages in %lld ms at 1000/s, burst 50", emitted, msec);
+    CHECK_INT(emitted + dropped, attempts);
+}
+
 #define N_THREADS 4
 #define N_PER_THREAD 500
 
@@ -711,6 +808,7 @@ main(void)
     CHECK_INT(vlog_set_log_file(log_path), 0);
     test_log_file();
     test_rate_limit();
+    test_rate_limit_threads();
     test_threads();
     test_for_each();
     signal(SIGPIPE, SIG_IGN);

@@ -6,7 +6,9 @@
  * decisions and, bit by bit, the megaflow masks it returns (too wide and
  * too narrow both fail), VLAN modes on input and output, learning from
  * traffic, traces, and bonds (input from members, bond output,
- * reflections, active-backup) under NORMAL and under rule actions.  The
+ * reflections, active-backup) under NORMAL and under rule actions, and a
+ * bridge with the most ports: its floods fit, and a translation that
+ * does not fails cleanly.  The
  * tests translate through upcall_xlate() and upcall_xlate_trace(), the
  * entry points the datapath uses.
  */
@@ -24,6 +26,7 @@
 #include "ofproto/ofproto.h"
 #include "ofproto/ofproto-rules.h"
 #include "ofproto/upcall.h"
+#include "base/coverage.h"
 #include "base/util.h"
 
 /* Which expected mask a case has. */
@@ -791,6 +794,166 @@ test_bond_trace(void)
     ofproto_destroy(ofproto);
 }
 
+/* Many ports.  Port i of a bridge of OFPROTO_MAX_PORTS takes part in
+ * VLANs 10, 20 and 30 by i % 4: access vlan 10, a trunk of 10, 20 and 30,
+ * native-untagged vlan 10 with trunks 20 and 30, native-tagged vlan 10
+ * with trunks 20.  Every port carries vlan 10, so a flood of vlan 10
+ * reaches every port but the input, which is the most a NORMAL flood
+ * can output. */
+static struct ofproto *
+make_max_bridge(void)
+{
+    static const int trunks[] = { 10, 20, 30 };
+    struct ofproto *ofproto = ofproto_create("br0", 0);
+
+    for (int i = 0; i < OFPROTO_MAX_PORTS; i++) {
+        struct ofproto_port_settings s;
+        char name[16];
+        int error;
+
+        switch (i % 4) {
+        case 0:
+            error = ofproto_port_settings_init(&s, "access", 10, NULL, 0);
+            break;
+        case 1:
+            error = ofproto_port_settings_init(&s, "trunk", 0, trunks, 3);
+            break;
+        case 2:
+            error = ofproto_port_settings_init(&s, "native-untagged", 10,
+                                               trunks + 1, 2);
+            break;
+        default:
+            error = ofproto_port_settings_init(&s, "native-tagged", 10,
+                                               trunks + 1, 1);
+            break;
+        }
+        CHECK_INT(error, 0);
+        snprintf(name, sizeof name, "p%d", i);
+        CHECK_INT(ofproto_port_add(ofproto, i, name, &s), 0);
+    }
+    return ofproto;
+}
+
+/* Runs 'out''s actions on a frame whose outer TCI is 'tci' (host order, 0
+ * if untagged) and records in 'tcis' (OFPROTO_MAX_PORTS, filled with
+ * -1) the outer TCI each port receives the frame with; fails a check for a
+ * port output twice or an action these tests do not make. */
+static void
+run_actions(const struct xlate_out *out, int tci, int *tcis)
+{
+    for (uint32_t i = 0; i < out->n_actions; i++) {
+        const struct dp_action *a = &out->actions[i];
+
+        switch (a->type) {
+        case DP_ACTION_OUTPUT:
+            CHECK(tcis[a->port] < 0, "port %"PRIu16" output twice",
+                  a->port);
+            tcis[a->port] = tci;
+            break;
+        case DP_ACTION_PUSH_VLAN:
+            tci = ntohs(a->vlan.tci);
+            break;
+        case DP_ACTION_POP_VLAN:
+            tci = 0;
+            break;
+        case DP_ACTION_SET_VLAN_TCI:
+            tci = ((tci & ~ntohs(a->vlan.tci_mask))
+                   | (ntohs(a->vlan.tci) & ntohs(a->vlan.tci_mask)));
+            break;
+        default:
+            CHECK(false, "unexpected action type %"PRIu16, a->type);
+            break;
+        }
+    }
+}
+
+/* A priority-tagged broadcast on an access port of a bridge with the most
+ * ports floods vlan 10 to every other port: one output each, tagged (with
+ * its priority kept) where the port wants vlan 10 tagged, untagged where
+ * it does not, which takes a VLAN action for each group besides the 2047
+ * outputs.  A tagged vlan 20 broadcast reaches the ports that carry 20
+ * only. */
+static void
+test_flood_max_ports(void)
+{
+    struct ofproto *ofproto = make_max_bridge();
+    int *tcis = xcalloc(OFPROTO_MAX_PORTS, sizeof *tcis);
+    struct xlate_out *out = xzalloc(sizeof *out);
+    struct flow flow;
+
+    flow = make_flow(0, mac_a, mac_bcast, PCP(3) | VLAN_CFI);
+    CHECK_INT(upcall_xlate(ofproto, &flow, false, 1000, out), 0);
+    CHECK_INT(out->n_actions, OFPROTO_MAX_PORTS - 1 + 2);
+    memset(tcis, 0xff, OFPROTO_MAX_PORTS * sizeof *tcis);
+    run_actions(out, PCP(3) | VLAN_CFI, tcis);
+    CHECK_INT(tcis[0], -1);
+    for (int i = 1; i < OFPROTO_MAX_PORTS; i++) {
+        int want = (i % 4 == 0 || i % 4 == 2 ? 0
+                    : PCP(3) | VLAN_CFI | 10);
+
+        CHECK(tcis[i] == want, "vlan 10 flood: port %d got tci %#x, "
+              "expected %#x", i, tcis[i], want);
+    }
+
+    flow = make_flow(1, mac_a, mac_bcast, VLAN_CFI | 20);
+    CHECK_INT(upcall_xlate(ofproto, &flow, false, 1000, out), 0);
+    memset(tcis, 0xff, OFPROTO_MAX_PORTS * sizeof *tcis);
+    run_actions(out, VLAN_CFI | 20, tcis);
+    for (int i = 0; i < OFPROTO_MAX_PORTS; i++) {
+        int want = i == 1 || i % 4 == 0 ? -1 : VLAN_CFI | 20;
+
+        CHECK(tcis[i] == want, "vlan 20 flood: port %d got tci %#x, "
+              "expected %#x", i, tcis[i], want);
+    }
+
+    free(out);
+    free(tcis);
+    ofproto_destroy(ofproto);
+}
+
+/* A rule that floods after each of two VLAN rewrites on that bridge asks
+ * for about twice the ports in actions: the translation fails with E2BIG
+ * and no actions (the datapath drops the packet), counted by name, and
+ * nothing is written past the end of the actions. */
+static void
+test_too_many_actions(void)
+{
+    struct ofproto *ofproto = make_max_bridge();
+    uint64_t before = coverage_get("xlate_too_many_actions");
+    struct xlate_out *out = xmalloc(sizeof *out + sizeof(uint64_t));
+    struct ofproto_rule *rule;
+    uint64_t guard = UINT64_C(0x5a5a5a5a5a5a5a5a);
+    struct flow flow;
+    char *error;
+
+    memcpy((char *) out + sizeof *out, &guard, sizeof guard);
+    error = ofproto_rule_create(100, 0, "in_port=0",
+                                "mod_vlan_vid:20,flood,mod_vlan_vid:30,flood",
+                                NULL, NULL, &rule);
+    CHECK(!error, "%s", error ? error : "");
+    free(error);
+    ofproto_set_rules(ofproto, &rule, 1);
+    flow = make_flow(0, mac_a, mac_bcast, 0);
+    CHECK_INT(upcall_xlate(ofproto, &flow, false, 1000, out), E2BIG);
+    CHECK_INT(out->n_actions, 0);
+    CHECK_INT(coverage_get("xlate_too_many_actions") - before, 1);
+    CHECK(!memcmp((char *) out + sizeof *out, &guard, sizeof guard),
+          "written past the end of struct xlate_out");
+
+    /* One flood after one rewrite fits. */
+    error = ofproto_rule_create(100, 0, "in_port=0",
+                                "mod_vlan_vid:20,flood", NULL, NULL, &rule);
+    CHECK(!error, "%s", error ? error : "");
+    free(error);
+    ofproto_set_rules(ofproto, &rule, 1);
+    CHECK_INT(upcall_xlate(ofproto, &flow, false, 1000, out), 0);
+    CHECK_INT(out->n_actions, 1 + OFPROTO_MAX_PORTS - 1);
+    CHECK_INT(coverage_get("xlate_too_many_actions") - before, 1);
+
+    free(out);
+    ofproto_destroy(ofproto);
+}
+
 int
 main(void)
 {
@@ -802,6 +965,8 @@ main(void)
         { "bond_table", test_bond_table },
         { "bond_rules", test_bond_rules },
         { "bond_trace", test_bond_trace },
+        { "flood_max_ports", test_flood_max_ports },
+        { "too_many_actions", test_too_many_actions },
     };
 
     check_run_tests(tests, ARRAY_SIZE(tests));

@@ -470,7 +470,10 @@ vlog_n_warnings(void)
 void
 vlog_set_clock(long long (*now_msec)(void))
 {
-    vlog_clock = now_msec ? now_msec : time_msec;
+    /* Pairs with the relaxed load in vlog_rate_limit(): a test sets it
+     * while other threads may log. */
+    __atomic_store_n(&vlog_clock, now_msec ? now_msec : time_msec,
+                     __ATOMIC_RELAXED);
 }
 
 /* Formats the current UTC time as "2026-11-29T22:30:00.123Z" into 'buf'. */
@@ -607,46 +610,53 @@ vlog(const struct vlog_module *module, enum vlog_level level,
     va_end(args);
 }
 
-/* Takes a token from 'rl' at time 'now'.  Returns true if the message may
- * be written, and then stores in '*n_dropped' and '*drop_msec' how many
- * messages were dropped before it and over how long. */
-static bool
-rate_limit_take__(struct vlog_rate_limit *rl, long long now,
-                  unsigned int *n_dropped, long long *drop_msec)
+/* The rate limiter is GCRA, the "virtual scheduling" form of a token
+ * bucket: one word, 'tat', says when the bucket will be full again.  A
+ * message at time 'now' may go if 'tat' is at most (burst - 1) periods
+ * ahead of 'now', and then pushes 'tat' one period further.  One word of
+ * state is what makes the limiter lock-free: a compare-and-swap moves it,
+ * and a thread that loses the race retries with the winner's value. */
+bool
+vlog_rate_limit_take(struct vlog_rate_limit *rl, long long now_msec,
+                     unsigned int *n_dropped, long long *drop_msec)
 {
     unsigned long long rate = MAX(rl->rate, 1);
-    unsigned long long cap = MAX(rl->burst, 1) * 1000ULL;
-    bool allowed;
+    unsigned long long burst = MAX(rl->burst, 1);
+    /* A period rounded up, so that the rate is never exceeded. */
+    unsigned long long period = (1000000 + rate - 1) / rate;
+    unsigned long long tolerance = (burst - 1) * period;
+    unsigned long long now = (unsigned long long) MAX(now_msec, 0) * 1000;
+    unsigned long long tat, next;
 
-    pthread_mutex_lock(&rl->mutex);
-    if (!rl->started) {
-        rl->started = true;
-        rl->tokens = cap;
-        rl->last_fill = now;
-    } else if (now > rl->last_fill) {
-        /* 'rate' messages per second is 'rate' thousandths per msec.  The
-         * first test keeps the product below overflow. */
-        unsigned long long elapsed = now - rl->last_fill;
+    /* Relaxed is enough: 'tat' orders nothing but itself, and the
+     * compare-and-swap makes each update build on the one before. */
+    tat = __atomic_load_n(&rl->tat, __ATOMIC_RELAXED);
+    do {
+        unsigned long long start = MAX(tat, now);
 
-        if (elapsed >= cap / rate + 1) {
-            rl->tokens = cap;
-        } else {
-            rl->tokens = MIN(cap, rl->tokens + elapsed * rate);
+        if (start - now > tolerance) {
+            /* Dropped.  The first drop since the last message written
+             * stamps the time.  A message written at that same moment
+             * may read the stamp of the period before or after: that
+             * skews only its "in the last N seconds", never the count. */
+            if (!__atomic_fetch_add(&rl->n_dropped, 1, __ATOMIC_RELAXED)) {
+                __atomic_store_n(&rl->first_dropped, now_msec,
+                                 __ATOMIC_RELAXED);
+            }
+            return false;
         }
-        rl->last_fill = now;
-    }
+        next = start + period;
+    } while (!__atomic_compare_exchange_n(&rl->tat, &tat, next, true,
+                                          __ATOMIC_RELAXED,
+                                          __ATOMIC_RELAXED));
 
-    allowed = rl->tokens >= 1000;
-    if (allowed) {
-        rl->tokens -= 1000;
-        *n_dropped = rl->n_dropped;
-        *drop_msec = now - rl->first_dropped;
-        rl->n_dropped = 0;
-    } else if (!rl->n_dropped++) {
-        rl->first_dropped = now;
-    }
-    pthread_mutex_unlock(&rl->mutex);
-    return allowed;
+    /* Takes every drop counted so far, so each is reported once. */
+    *n_dropped = __atomic_exchange_n(&rl->n_dropped, 0, __ATOMIC_RELAXED);
+    *drop_msec = (*n_dropped
+                  ? MAX(0, now_msec - __atomic_load_n(&rl->first_dropped,
+                                                      __ATOMIC_RELAXED))
+                  : 0);
+    return true;
 }
 
 void
@@ -660,7 +670,10 @@ vlog_rate_limit(const struct vlog_module *module, enum vlog_level level,
     va_list args;
 
     if (!vlog_is_enabled(module, level)
-        || !rate_limit_take__(rl, vlog_clock(), &n_dropped, &drop_msec)) {
+        || !vlog_rate_limit_take(rl,
+                                 __atomic_load_n(&vlog_clock,
+                                                 __ATOMIC_RELAXED)(),
+                                 &n_dropped, &drop_msec)) {
         return;
     }
 

@@ -98,23 +98,29 @@ struct vlog_module {
 
 /* A token bucket that limits how often one call site logs.  Declare it
  * 'static' beside the call with VLOG_RATE_LIMIT_INIT(RATE, BURST): up to
- * BURST messages at once, refilled at RATE messages per second.  Safe to
- * share between threads. */
+ * BURST messages at once, refilled at RATE messages per second.  Give each
+ * cause of a message its own bucket, so that a flood of one cause cannot
+ * silence the others.
+ *
+ * Safe to share between threads, and lock-free: taking a token is one
+ * compare-and-swap loop on 'tat', counting a dropped message one atomic
+ * add, so PMD threads may use it on the packet path. */
 struct vlog_rate_limit {
     unsigned int rate;          /* Messages per second (>= 1). */
     unsigned int burst;         /* Bucket size, in messages (>= 1). */
-    pthread_mutex_t mutex;      /* Guards the members below. */
-    bool started;               /* False until the first message. */
-    unsigned long long tokens;  /* Thousandths of a message. */
-    long long last_fill;        /* Time of the last refill, in msec. */
+
+    /* Any thread, atomically. */
+    unsigned long long tat;     /* When the bucket is full again, in
+                                 * microseconds (GCRA's "theoretical
+                                 * arrival time"); 0 before the first
+                                 * message. */
     unsigned int n_dropped;     /* Messages dropped since the last one
                                  * written. */
     long long first_dropped;    /* Time of the first of those, in msec. */
 };
 
 #define VLOG_RATE_LIMIT_INIT(RATE, BURST)                               \
-    { .rate = (RATE), .burst = (BURST),                                 \
-      .mutex = PTHREAD_MUTEX_INITIALIZER }
+    { .rate = (RATE), .burst = (BURST) }
 
 /* Registers 'module'.  Called by VLOG_DEFINE_THIS_MODULE's constructor. */
 void vlog_register_module(struct vlog_module *module);
@@ -208,10 +214,21 @@ void vlog_valist(const struct vlog_module *, enum vlog_level,
 
 /* Writes a message unless 'rl' is exhausted, in which case the message is
  * counted and dropped; the next message written through 'rl' says how many
- * were dropped. */
+ * were dropped ("(N similar messages suppressed in the last S seconds)"). */
 void vlog_rate_limit(const struct vlog_module *, enum vlog_level,
                      struct vlog_rate_limit *rl, const char *format, ...)
     PRINTF_FORMAT(4, 5);
+
+/* Takes a token from 'rl' at time 'now_msec' (monotonic).  Returns true if
+ * a message may be written, and then stores in '*n_dropped' how many
+ * messages 'rl' dropped since the last one it let through and in
+ * '*drop_msec' about how long ago the first of them was (0 if none);
+ * returns false if the message is to be dropped, and counts it.  Every
+ * dropped message is reported exactly once.  The messages let through in
+ * any interval of D msec number at most BURST + RATE * D / 1000.  Any
+ * thread; never blocks.  vlog_rate_limit() calls it; exposed for tests. */
+bool vlog_rate_limit_take(struct vlog_rate_limit *rl, long long now_msec,
+                          unsigned int *n_dropped, long long *drop_msec);
 
 /* Logs at EMER and exits with status 1. */
 NO_RETURN void vlog_fatal(const struct vlog_module *, const char *format,

@@ -102,23 +102,27 @@ dp_link_reopen(struct dp *dp, struct dp_port *port)
     dp_bond_member_set_enabled(dp, fresh, fresh->state == DP_PORT_UP);
 }
 
-/* The interface of 'port' (open) is up or not. */
+/* The interface of 'port' (open) is up or not.  A tenant can flap its link
+ * as fast as it likes, so each direction has its own rate limit. */
 static void
 dp_link_set_up(struct dp *dp, struct dp_port *port, bool up)
 {
+    static struct vlog_rate_limit up_rl = VLOG_RATE_LIMIT_INIT(1, 5);
+    static struct vlog_rate_limit down_rl = VLOG_RATE_LIMIT_INIT(1, 5);
+
     if (up && port->state == DP_PORT_DOWN) {
         port->state = DP_PORT_UP;
         dp_bond_member_set_enabled(dp, port, true);
         dp_port_poll(dp, port);
-        VLOG_INFO("port %s: link up, polling again", port->name);
+        VLOG_INFO_RL(&up_rl, "port %s: link up, polling again", port->name);
     } else if (!up && port->state == DP_PORT_UP) {
         port->state = DP_PORT_DOWN;
         port->n_down++;
         dp_bond_member_set_enabled(dp, port, false);
         dp_port_poll(dp, port);
         dp_link_forget_macs(dp, port);
-        VLOG_INFO("port %s: link down, not polled until it comes up",
-                  port->name);
+        VLOG_INFO_RL(&down_rl, "port %s: link down, not polled until it "
+                     "comes up", port->name);
     }
 }
 

@@ -353,81 +353,114 @@ dp_least_loaded(int n_pmds, const uint64_t load[], const int n_queues[])
     return best;
 }
 
-static int
-dp_compare_rxq_load(const void *a_, const void *b_, void *rxqs_)
-{
-    struct pmd_rxq **rxqs = rxqs_;
-    uint64_t la = dp_rxq_load(rxqs[*(const int *) a_]);
-    uint64_t lb = dp_rxq_load(rxqs[*(const int *) b_]);
+/* A queue's place in the assignment order, with its load computed once. */
+struct dp_rxq_order {
+    uint64_t load;
+    int index;                  /* In the caller's array. */
+};
 
-    return la < lb ? 1 : la > lb ? -1 : 0;
+/* Busiest first; equal loads in the caller's (port) order, so that the
+ * result does not depend on the sort algorithm. */
+static int
+dp_compare_rxq_order(const void *a_, const void *b_)
+{
+    const struct dp_rxq_order *a = a_;
+    const struct dp_rxq_order *b = b_;
+
+    if (a->load != b->load) {
+        return a->load < b->load ? 1 : -1;
+    }
+    return a->index < b->index ? -1 : a->index > b->index;
 }
 
 /* Gives each rx queue in 'rxqs' (an array of 'n') a PMD in 'next' by
  * pmd-rxq-assign: round-robin in port order, or by cycles, busiest queue
  * first onto the least-loaded PMD.  'load' and 'n_queues' start with what
- * the PMDs carry already and are updated. */
+ * the PMDs carry already and are updated.  O(n log n + n * n_pmds). */
 void
 dp_assign(const struct dp *dp, struct pmd_rxq **rxqs, int n,
           struct pmd **next, uint64_t load[], int n_queues[])
 {
     bool by_cycles = dp->other.pmd_rxq_assign == CONFIG_RXQ_ASSIGN_CYCLES;
     uint64_t no_load[DP_MAX_PMDS] = { 0 };
-    int *order = xcalloc(n + 1, sizeof *order);
+    struct dp_rxq_order *order = xcalloc(n + 1, sizeof *order);
 
     for (int i = 0; i < n; i++) {
-        order[i] = i;
+        order[i].load = dp_rxq_load(rxqs[i]);
+        order[i].index = i;
     }
     if (by_cycles) {
-        qsort_r(order, n, sizeof *order, dp_compare_rxq_load, rxqs);
+        qsort(order, n, sizeof *order, dp_compare_rxq_order);
     }
     for (int i = 0; i < n; i++) {
-        struct pmd_rxq *q = rxqs[order[i]];
         int k = dp_least_loaded(dp->n_pmds, by_cycles ? load : no_load,
                                 n_queues);
 
-        next[order[i]] = dp->pmds[k];
-        load[k] += dp_rxq_load(q);
+        next[order[i].index] = dp->pmds[k];
+        load[k] += order[i].load;
         n_queues[k]++;
     }
     free(order);
 }
 
-static bool
-dp_rxq_in(const struct pmd_rxq *q, struct pmd_rxq *const *rxqs, int n)
+/* An rx queue and its index in an array, sorted by address to find a
+ * queue's index in O(log n). */
+struct dp_rxq_index {
+    const struct pmd_rxq *q;
+    int index;
+};
+
+static int
+dp_compare_rxq_index(const void *a_, const void *b_)
 {
-    for (int i = 0; i < n; i++) {
-        if (rxqs[i] == q) {
-            return true;
-        }
-    }
-    return false;
+    uintptr_t a = (uintptr_t) ((const struct dp_rxq_index *) a_)->q;
+    uintptr_t b = (uintptr_t) ((const struct dp_rxq_index *) b_)->q;
+
+    return a < b ? -1 : a > b;
 }
 
-/* Where 'q' is polled in step 'step' of dp_move_rxqs(). */
-static struct pmd *
-dp_rxq_target(const struct pmd_rxq *q, struct pmd_rxq *const *rxqs, int n,
-              struct pmd *const *next, int step)
+/* The index of 'q' in the array that 'sorted' (an array of 'n') was made
+ * from, or -1. */
+static int
+dp_rxq_index_find(const struct dp_rxq_index *sorted, int n,
+                  const struct pmd_rxq *q)
 {
-    for (int i = 0; i < n; i++) {
-        if (rxqs[i] == q) {
-            return step || next[i] == q->pmd ? next[i] : NULL;
-        }
-    }
-    return q->pmd;
+    struct dp_rxq_index key = { .q = q };
+    const struct dp_rxq_index *found;
+
+    found = bsearch(&key, sorted, n, sizeof *sorted, dp_compare_rxq_index);
+    return found ? found->index : -1;
 }
 
-/* Every rx queue of the datapath, in port order, into a new array. */
+/* The index of 'pmd' in dp->pmds, or -1 for one that is not there (a PMD
+ * on its way out). */
+static int
+dp_pmd_index(const struct dp *dp, const struct pmd *pmd)
+{
+    for (int k = 0; k < dp->n_pmds; k++) {
+        if (dp->pmds[k] == pmd) {
+            return k;
+        }
+    }
+    return -1;
+}
+
+/* Every rx queue of the datapath, in port order, into a new array with
+ * room for 'extra' more. */
 static struct pmd_rxq **
-dp_all_rxqs(const struct dp *dp, int *n)
+dp_all_rxqs(const struct dp *dp, int extra, int *n)
 {
-    struct pmd_rxq **rxqs = NULL;
+    struct pmd_rxq **rxqs;
     struct dp_port *port;
     struct pmd_rxq *q;
+    int n_all = 0;
 
+    DP_FOR_EACH_RXQ (q, port, dp) {
+        n_all++;
+    }
+    rxqs = xcalloc(n_all + extra + 1, sizeof *rxqs);
     *n = 0;
     DP_FOR_EACH_RXQ (q, port, dp) {
-        rxqs = xrealloc(rxqs, (*n + 1) * sizeof *rxqs);
         rxqs[(*n)++] = q;
     }
     return rxqs;
@@ -438,34 +471,77 @@ dp_all_rxqs(const struct dp *dp, int *n)
  * (NULL: by nobody), other queues staying where they are.  A queue that
  * moves is first taken off its old PMD and given to the new one only
  * after a grace period, so no queue is ever polled by two PMDs at once;
- * its frames wait in the kernel meanwhile. */
+ * its frames wait in the kernel meanwhile.  Each poll list is in port
+ * order, then the queues of ports not attached yet in 'rxqs' order.
+ * O(N log N + N * n_pmds) for N queues in all. */
 void
 dp_move_rxqs(struct dp *dp, struct pmd_rxq **rxqs, int n, struct pmd **next)
 {
+    /* A port whose link a tenant flaps is placed again at each link up. */
+    static struct vlog_rate_limit placed_rl = VLOG_RATE_LIMIT_INIT(1, 16);
+    struct dp_rxq_index *sorted = xcalloc(n + 1, sizeof *sorted);
+    bool *in_all = xcalloc(n + 1, sizeof *in_all);
+    struct pmd_rxq **all, **list;
+    int *where, *owner;
     int n_all;
-    struct pmd_rxq **all = dp_all_rxqs(dp, &n_all);
-    struct pmd_rxq **list;
 
-    all = xrealloc(all, (n_all + n + 1) * sizeof *all);
+    /* 'where[j]': the index in 'rxqs' of queue 'all[j]', or -1. */
+    all = dp_all_rxqs(dp, n, &n_all);
     for (int i = 0; i < n; i++) {
-        if (!dp_rxq_in(rxqs[i], all, n_all)) {
-            all[n_all++] = rxqs[i];         /* Not in 'all' yet. */
+        sorted[i].q = rxqs[i];
+        sorted[i].index = i;
+    }
+    qsort(sorted, n, sizeof *sorted, dp_compare_rxq_index);
+    where = xcalloc(n_all + n + 1, sizeof *where);
+    for (int j = 0; j < n_all; j++) {
+        where[j] = dp_rxq_index_find(sorted, n, all[j]);
+        if (where[j] >= 0) {
+            in_all[where[j]] = true;
         }
     }
+    for (int i = 0; i < n; i++) {
+        if (!in_all[i]) {
+            where[n_all] = i;
+            all[n_all++] = rxqs[i];     /* Not in 'all' yet. */
+        }
+    }
+
+    owner = xcalloc(n_all + 1, sizeof *owner);
     list = xcalloc(n_all + 1, sizeof *list);
     for (int step = 0; step < 2; step++) {
         struct pmd_poll_list **old = xcalloc(dp->n_pmds + 1, sizeof *old);
+        int start[DP_MAX_PMDS + 1] = { 0 };
+        int fill[DP_MAX_PMDS + 1];
 
-        for (int k = 0; k < dp->n_pmds; k++) {
-            int n_list = 0;
+        /* Which PMD polls each queue in this step, then the lists by
+         * counting sort, which keeps the order of 'all' in each. */
+        for (int j = 0; j < n_all; j++) {
+            const struct pmd_rxq *q = all[j];
+            struct pmd *target = q->pmd;
 
-            for (int i = 0; i < n_all; i++) {
-                if (dp_rxq_target(all[i], rxqs, n, next, step)
-                    == dp->pmds[k]) {
-                    list[n_list++] = all[i];
-                }
+            if (where[j] >= 0) {
+                struct pmd *to = next[where[j]];
+
+                /* Step 0 takes a queue that moves off every PMD. */
+                target = step || to == q->pmd ? to : NULL;
             }
-            old[k] = pmd_set_poll_list(dp->pmds[k], list, n_list);
+            owner[j] = target ? dp_pmd_index(dp, target) : -1;
+            if (owner[j] >= 0) {
+                start[owner[j] + 1]++;
+            }
+        }
+        for (int k = 0; k < dp->n_pmds; k++) {
+            start[k + 1] += start[k];
+        }
+        memcpy(fill, start, sizeof fill);
+        for (int j = 0; j < n_all; j++) {
+            if (owner[j] >= 0) {
+                list[fill[owner[j]]++] = all[j];
+            }
+        }
+        for (int k = 0; k < dp->n_pmds; k++) {
+            old[k] = pmd_set_poll_list(dp->pmds[k], list + start[k],
+                                       start[k + 1] - start[k]);
         }
         /* After step 0 no PMD polls a queue that moves; after either
          * step no PMD reads a replaced list. */
@@ -477,13 +553,17 @@ dp_move_rxqs(struct dp *dp, struct pmd_rxq **rxqs, int n, struct pmd **next)
     }
     for (int i = 0; i < n; i++) {
         if (next[i] && rxqs[i]->pmd != next[i]) {
-            VLOG_INFO("rx queue %d of port number %u: polled by pmd on "
-                      "core %d", rxqs[i]->qid, rxqs[i]->port_no,
-                      next[i]->core_id);
+            VLOG_INFO_RL(&placed_rl, "rx queue %d of port number %u: "
+                         "polled by pmd on core %d", rxqs[i]->qid,
+                         rxqs[i]->port_no, next[i]->core_id);
         }
         rxqs[i]->pmd = next[i];
     }
+    free(owner);
     free(list);
+    free(where);
+    free(in_all);
+    free(sorted);
     free(all);
 }
 
@@ -496,7 +576,7 @@ dp_rxq_rebalance(struct dp *dp)
     struct pmd_rxq **rxqs;
     int n;
 
-    rxqs = dp_all_rxqs(dp, &n);
+    rxqs = dp_all_rxqs(dp, 0, &n);
     next = xcalloc(n + 1, sizeof *next);
     dp_assign(dp, rxqs, n, next, load, n_queues);
     dp_move_rxqs(dp, rxqs, n, next);

@@ -13,6 +13,8 @@
 #include <autoconf.h>
 #include "dp/pipeline.h"
 
+#include <errno.h>
+
 #include "dp/dp.h"
 #include "packet/dp-batch.h"
 #include "classifier/dpcls.h"
@@ -220,6 +222,8 @@ static struct dp_flow *
 handle_miss(struct pipeline_ctx *ctx, const struct netdev_flow_key *key,
             bool smc_enable, uint32_t emc_inv_prob)
 {
+    /* One bucket per cause: frames a tenant can send at will. */
+    static struct vlog_rate_limit too_big_rl = VLOG_RATE_LIMIT_INIT(1, 5);
     static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(5, 5);
     struct pmd *pmd = ctx->pmd;
     uint16_t in_port = ctx->in_port;
@@ -234,7 +238,13 @@ handle_miss(struct pipeline_ctx *ctx, const struct netdev_flow_key *key,
     /* The port is polled, so it is there; its bridge decides. */
     port = rcu_read(pmd->dp->ports[in_port]);
     error = upcall_xlate(port->ofproto, &flow_key, true, pmd->now_ms, &xout);
-    if (error) {
+    if (error == E2BIG) {
+        /* Counted in coverage counter xlate_too_many_actions too. */
+        VLOG_WARN_RL(&too_big_rl, "upcall on port %u failed: the "
+                     "translation needs more than %d actions; dropped",
+                     in_port, XLATE_MAX_ACTIONS);
+        return NULL;
+    } else if (error) {
         VLOG_WARN_RL(&rl, "upcall on port %u failed (error %d)",
                      in_port, error);
         return NULL;

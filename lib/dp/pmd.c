@@ -82,6 +82,26 @@ pmd_create(struct dp *dp, int core_id)
     return pmd;
 }
 
+/* Credits the counts of every flow 'pmd' still holds to the rule that
+ * decided it, as deleting the flow would: a PMD retired by a pmd-cpu-mask
+ * change takes its flows with it, and the rules' counters must keep what
+ * those flows counted.  The rules are still alive: the slow path frees a
+ * rule only after every running PMD revalidated its flows, and the
+ * control thread, which does both, is here now.  Control thread, with the
+ * PMD stopped. */
+static void
+pmd_credit_flows__(struct pmd *pmd)
+{
+    for (uint32_t i = 0; i < pmd->flows.n_slots; i++) {
+        const struct dp_flow *flow = pmd->flows.flows[i];
+
+        if (flow && flow->rule_stats) {
+            rule_stats_credit(flow->rule_stats, flow->n_packets,
+                              flow->n_bytes);
+        }
+    }
+}
+
 void
 pmd_destroy(struct pmd *pmd)
 {
@@ -89,6 +109,7 @@ pmd_destroy(struct pmd *pmd)
         return;
     }
     pmd_stop(pmd);
+    pmd_credit_flows__(pmd);
     for (size_t i = 0; i < ARRAY_SIZE(pmd->cls); i++) {
         dpcls_destroy(pmd->cls[i]);
     }
@@ -353,7 +374,15 @@ pmd_request_run(struct pmd *pmd, struct pmd_request *req, int timeout_ms)
 
     req->done = false;
     if (pmd->abandoned) {
-        return EBUSY;           /* Still stuck on an earlier request. */
+        /* Pairs with the release in pmd_serve_request(): once 'done', the
+         * PMD has let go of the request (it cleared 'pmd->request' before)
+         * and a new one may take its place. */
+        if (!__atomic_load_n(&pmd->abandoned->done, __ATOMIC_ACQUIRE)) {
+            return EBUSY;       /* Still stuck on an earlier request. */
+        }
+        pmd_request_uninit(pmd->abandoned);
+        free(pmd->abandoned);
+        pmd->abandoned = NULL;
     }
     if (!pmd->started) {
         pmd_serve_request_here(pmd, req);

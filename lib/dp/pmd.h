@@ -135,7 +135,9 @@ struct pmd {
     struct pmd_perf_snapshot stats_base; /* At the last pmd-stats-clear. */
     uint64_t last_total_cycles; /* Idle + busy at the last interval end. */
     uint64_t intervals[PMD_RXQ_N_INTERVALS]; /* Idle + busy per interval. */
-    struct pmd_request *abandoned; /* A request that timed out. */
+    struct pmd_request *abandoned; /* A request that timed out, until the
+                                    * next request after the PMD served
+                                    * it. */
 
     /* PMD only. */
     struct emc_cache *emc;
@@ -172,9 +174,10 @@ struct pmd_poll_list *pmd_set_poll_list(struct pmd *,
 
 /* Has 'pmd' carry out 'req' and waits for it, at most 'timeout_ms'.
  * Returns 0, ETIMEDOUT (then 'req' now belongs to the PMD: allocate it
- * with malloc; it is freed with the PMD), or EBUSY if an earlier request
- * timed out and is still pending.  A PMD whose thread is not
- * running is served on the calling thread.  Control thread. */
+ * with malloc; it is freed once the PMD has served it and a later request
+ * comes, or with the PMD), or EBUSY if an earlier request timed out and
+ * the PMD has not served it yet.  A PMD whose thread is not running is
+ * served on the calling thread.  Control thread. */
 int pmd_request_run(struct pmd *, struct pmd_request *req, int timeout_ms);
 
 /* Frees the results of 'req' (not 'req' itself). */

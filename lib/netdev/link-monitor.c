@@ -262,7 +262,11 @@ static void
 link_monitor_recv_cb__(evutil_socket_t fd, short events OVS_UNUSED,
                        void *monitor_)
 {
-    static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(1, 5);
+    /* One bucket per cause, so that one kind cannot hide another. */
+    static struct vlog_rate_limit overflow_rl = VLOG_RATE_LIMIT_INIT(1, 5);
+    static struct vlog_rate_limit error_rl = VLOG_RATE_LIMIT_INIT(1, 5);
+    static struct vlog_rate_limit trunc_rl = VLOG_RATE_LIMIT_INIT(1, 5);
+    static struct vlog_rate_limit sender_rl = VLOG_RATE_LIMIT_INIT(1, 5);
     struct link_monitor *monitor = monitor_;
 
     for (int i = 0; i < LINK_MONITOR_MAX_BATCH; i++) {
@@ -284,12 +288,13 @@ link_monitor_recv_cb__(evutil_socket_t fd, short events OVS_UNUSED,
             if (errno == EINTR) {
                 continue;
             } else if (errno == ENOBUFS) {
-                VLOG_WARN_RL(&rl, "netlink receive queue overflowed, link "
-                             "events lost; resynchronizing");
+                VLOG_WARN_RL(&overflow_rl, "netlink receive queue "
+                             "overflowed, link events lost; "
+                             "resynchronizing");
                 monitor->resync_pending = true;
                 continue;
             } else if (errno != EAGAIN && errno != EWOULDBLOCK) {
-                VLOG_WARN_RL(&rl, "netlink receive failed (%s)",
+                VLOG_WARN_RL(&error_rl, "netlink receive failed (%s)",
                              strerror(errno));
                 return;
             }
@@ -301,8 +306,8 @@ link_monitor_recv_cb__(evutil_socket_t fd, short events OVS_UNUSED,
             return;
         }
         if (msg.msg_flags & MSG_TRUNC) {
-            VLOG_WARN_RL(&rl, "netlink message larger than %d bytes, "
-                         "link events lost; resynchronizing",
+            VLOG_WARN_RL(&trunc_rl, "netlink message larger than %d "
+                         "bytes, link events lost; resynchronizing",
                          LINK_MONITOR_BUF_SIZE);
             monitor->resync_pending = true;
             continue;
@@ -311,8 +316,8 @@ link_monitor_recv_cb__(evutil_socket_t fd, short events OVS_UNUSED,
             /* Only the kernel announces links.  (A process with
              * CAP_NET_ADMIN may send to the group.) */
             COVERAGE_INC(link_monitor_malformed);
-            VLOG_WARN_RL(&rl, "dropped netlink message from port %u, not "
-                         "the kernel", (unsigned int) sender.nl_pid);
+            VLOG_WARN_RL(&sender_rl, "dropped netlink message from port "
+                         "%u, not the kernel", (unsigned int) sender.nl_pid);
             continue;
         }
         link_monitor_parse(monitor->buf, n, monitor->cb, monitor->aux);

@@ -334,14 +334,18 @@ bond_choose_active__(const struct bond *bond)
 static void
 bond_set_active__(struct bond *bond, struct bond_member *m)
 {
+    /* Follows the members' links, which a peer can flap. */
+    static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(1, 5);
+
     if (m == bond->active) {
         return;
     }
     bond->active = m;
     if (m) {
-        VLOG_INFO("bond %s: active member is now %s", bond->name, m->name);
+        VLOG_INFO_RL(&rl, "bond %s: active member is now %s", bond->name,
+                     m->name);
     } else {
-        VLOG_INFO("bond %s: all members disabled", bond->name);
+        VLOG_INFO_RL(&rl, "bond %s: all members disabled", bond->name);
     }
 }
 
@@ -502,14 +506,15 @@ bond_member_remove(struct bond *bond, uint16_t port_no)
 static void
 bond_member_refresh__(struct bond *bond, struct bond_member *m)
 {
+    static struct vlog_rate_limit rl = VLOG_RATE_LIMIT_INIT(1, 5);
     bool enabled = m->may_enable && m->admin;
 
     if (enabled == m->enabled) {
         return;
     }
     m->enabled = enabled;
-    VLOG_INFO("bond %s: member %s: %s", bond->name, m->name,
-              enabled ? "enabled" : "disabled");
+    VLOG_INFO_RL(&rl, "bond %s: member %s: %s", bond->name, m->name,
+                 enabled ? "enabled" : "disabled");
     bond_update__(bond, enabled ? m : NULL);
 }
 

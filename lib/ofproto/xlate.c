@@ -51,6 +51,8 @@ COVERAGE_DEFINE(bond_drop_reflection);
 COVERAGE_DEFINE(patch_drop_no_peer);
 COVERAGE_DEFINE(patch_drop_bridge_visited);
 COVERAGE_DEFINE(patch_drop_too_deep);
+/* Translations that failed for want of room (see XLATE_MAX_ACTIONS). */
+COVERAGE_DEFINE(xlate_too_many_actions);
 
 /* State of one translation. */
 struct xlate_ctx {
@@ -123,6 +125,7 @@ xlate_emit(struct xlate_ctx *ctx, const struct dp_action *action)
 
     if (out->n_actions >= XLATE_MAX_ACTIONS) {
         if (!ctx->error) {
+            COVERAGE_INC(xlate_too_many_actions);
             ctx->error = E2BIG;
         }
         return;

@@ -35,12 +35,20 @@
 struct ofproto;
 struct rule_stats;
 
-/* The most actions one translation may produce.  A flood emits one output
- * per bridge port but the input port, so OFPROTO_MAX_PORTS is enough for
- * NORMAL; the rule table may need more and fails the translation with
- * E2BIG when it does not fit. */
-#define XLATE_MAX_ACTIONS 2048
-BUILD_ASSERT_DECL(XLATE_MAX_ACTIONS >= OFPROTO_MAX_PORTS);
+/* The most actions one translation may produce: enough for NORMAL in the
+ * worst case, so that no flood ever fails.  A translation enters each
+ * bridge at most once and outputs to each port at most once (a crossing
+ * patch port is one DP_ACTION_PATCH, a bond one DP_ACTION_BOND_OUTPUT for
+ * all its members), never to the port it entered a bridge on; and NORMAL
+ * emits at most two VLAN actions per bridge (a flood goes to the ports
+ * that take the frame tagged, then to those that take it untagged; a
+ * crossing leaves the tag as it was for what follows).  That makes at
+ * most OFPROTO_MAX_PORTS - B + 2 * B actions over B bridges.  Rule tables
+ * can ask for more (a flood after each of several VLAN rewrites): such a
+ * translation fails with E2BIG and nothing is written past the end. */
+#define XLATE_MAX_ACTIONS (OFPROTO_MAX_PORTS + 2 * OFPROTO_MAX_BRIDGES)
+/* A patch crossing counts the actions nested in it in 16 bits. */
+BUILD_ASSERT_DECL(XLATE_MAX_ACTIONS <= UINT16_MAX);
 
 /* The most patch ports a packet crosses in a row.  Each crossing enters a
  * bridge the translation has not been in yet, so a chain of patches ends
@@ -104,9 +112,10 @@ struct xlate_out {
 /* Translates a packet whose expanded key is 'flow' (flow->in_port is its
  * input port) as of time 'now' (msec, monotonic).  If 'learn', updates the
  * MAC table from the packet's source.  Fills 'out' (the trace stays empty)
- * and returns 0, or returns a positive errno (E2BIG: too many actions)
- * with out->n_actions == 0.  Stores in '*normal_ranp' (if nonnull)
- * whether NORMAL ran.  Any thread, as an RCU reader (see ofproto.h). */
+ * and returns 0, or returns a positive errno (E2BIG: more than
+ * XLATE_MAX_ACTIONS actions, counted in coverage counter
+ * xlate_too_many_actions) with out->n_actions == 0.  Stores in
+ * '*normal_ranp' (if nonnull) whether NORMAL ran.  Any thread, as an RCU reader (see ofproto.h). */
 int xlate_actions(struct ofproto *, const struct flow *flow, bool learn,
                   long long now, struct xlate_out *out, bool *normal_ranp);
 
