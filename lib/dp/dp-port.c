@@ -17,8 +17,11 @@
 #include "dp/dp.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "ofproto/bond.h"
 #include "config/config.h"
@@ -26,12 +29,191 @@
 #include "netdev/netdev.h"
 #include "netdev/netlink-link.h"
 #include "dp/pmd.h"
+#include "base/ds.h"
+#include "base/lockfile.h"
 #include "base/rcu.h"
 #include "ofproto/ofproto.h"
 #include "base/util.h"
 #include "base/vlog.h"
 
 VLOG_DEFINE_THIS_MODULE(dp_port);
+
+/* Where the lock files of the interfaces in use live (lockfile.h). */
+#define DP_PORT_LOCK_DIR "/run/lock/pmdswitch"
+
+/* The alias (IFLA_IFALIAS) of a veth pair that pmdswitchd made starts
+ * with this, followed by the pid of the daemon and " ctl=" and the
+ * instance: "pmdswitchd pid=1234 ctl=/run/pmdswitch/pmdswitchd.ctl". */
+#define DP_PORT_TAG_PREFIX "pmdswitchd pid="
+
+/* This daemon's instance name (see dp_set_instance()); NULL: none. */
+static char *dp_instance;
+
+void
+dp_set_instance(const char *instance)
+{
+    free(dp_instance);
+    dp_instance = instance ? xstrdup(instance) : NULL;
+}
+
+/* If 'alias' is the tag of a veth pair that an instance of the name
+ * dp_set_instance() gave made, returns true with the pid it names in
+ * '*pidp'. */
+static bool
+dp_port_tag_is_ours(const char *alias, long *pidp)
+{
+    size_t n = strlen(DP_PORT_TAG_PREFIX);
+    char *end;
+
+    if (!dp_instance || strncmp(alias, DP_PORT_TAG_PREFIX, n)) {
+        return false;
+    }
+    *pidp = strtol(alias + n, &end, 10);
+    return (!strncmp(end, " ctl=", 5) && !strcmp(end + 5, dp_instance));
+}
+
+/* Tags 'ifname', a veth that this daemon made or took over, as ours. */
+static void
+dp_port_tag(const char *ifname)
+{
+    char *alias;
+    int err;
+
+    if (!dp_instance) {
+        return;
+    }
+    alias = xasprintf(DP_PORT_TAG_PREFIX "%ld ctl=%s", (long) getpid(),
+                      dp_instance);
+    err = netlink_link_set_alias(ifname, alias);
+    if (err) {
+        VLOG_WARN("interface %s: cannot set its alias to \"%s\": %s",
+                  ifname, alias, strerror(err));
+    }
+    free(alias);
+}
+
+/* What dp_sweep_interfaces() collects. */
+struct dp_sweep__ {
+    char **names;               /* Interfaces tagged by an earlier run. */
+    long *pids;                 /* The pid each tag names. */
+    size_t n;
+};
+
+static void
+dp_sweep_collect__(const struct netlink_link_info *info, const char *alias,
+                   void *sweep_)
+{
+    struct dp_sweep__ *sweep = sweep_;
+    long pid;
+
+    if (!strcmp(info->kind, "veth") && dp_port_tag_is_ours(alias, &pid)
+        && pid != getpid()) {
+        sweep->names = xrealloc(sweep->names,
+                                (sweep->n + 1) * sizeof *sweep->names);
+        sweep->pids = xrealloc(sweep->pids,
+                               (sweep->n + 1) * sizeof *sweep->pids);
+        sweep->names[sweep->n] = xstrdup(info->name);
+        sweep->pids[sweep->n] = pid;
+        sweep->n++;
+    }
+}
+
+/* True if 'cfg' has a system port with "create" on interface 'ifname'. */
+static bool
+dp_config_creates(const struct pmd_config *cfg, const char *ifname)
+{
+    for (size_t b = 0; b < cfg->n_bridges; b++) {
+        const struct config_bridge *br = &cfg->bridges[b];
+
+        for (size_t i = 0; i < br->n_ports; i++) {
+            const struct config_port *cp = &br->ports[i];
+
+            if (cp->type == CONFIG_PORT_SYSTEM && cp->create
+                && !strcmp(cp->interface, ifname)) {
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+void
+dp_sweep_interfaces(const struct pmd_config *cfg)
+{
+    struct dp_sweep__ sweep = { NULL, NULL, 0 };
+    int err;
+
+    if (!dp_instance) {
+        return;
+    }
+    err = netlink_link_dump(dp_sweep_collect__, &sweep);
+    if (err) {
+        VLOG_WARN("cannot list interfaces to find those an earlier run "
+                  "left: %s", strerror(err));
+        return;
+    }
+    for (size_t i = 0; i < sweep.n; i++) {
+        const char *name = sweep.names[i];
+
+        if (dp_config_creates(cfg, name)) {
+            VLOG_INFO("interface %s: veth made by an earlier run (pid %ld), "
+                      "kept for its port", name, sweep.pids[i]);
+        } else {
+            err = netlink_link_delete(name);
+            if (!err || err == ENODEV) {
+                VLOG_INFO("interface %s: deleted the veth pair an earlier "
+                          "run (pid %ld) made", name, sweep.pids[i]);
+            } else {
+                VLOG_WARN("interface %s: cannot delete the veth pair an "
+                          "earlier run (pid %ld) made: %s", name,
+                          sweep.pids[i], strerror(err));
+            }
+        }
+        free(sweep.names[i]);
+    }
+    free(sweep.names);
+    free(sweep.pids);
+}
+
+/* Takes the lock on kernel interface 'ifname' for port 'port_name', so
+ * that no other pmdswitchd opens it too.  Interface names are per network
+ * namespace, so the lock's name also says which namespace.  Returns the
+ * lock, or NULL with a message in '*errp'. */
+static struct lockfile *
+dp_port_lock_interface(const char *port_name, const char *ifname,
+                       char **errp)
+{
+    struct lockfile *lock;
+    struct stat st;
+    pid_t holder;
+    char *path;
+    int err;
+
+    err = lockfile_make_dirs(DP_PORT_LOCK_DIR);
+    if (err) {
+        *errp = xasprintf("port %s: cannot create %s for the lock on "
+                          "interface %s: %s", port_name, DP_PORT_LOCK_DIR,
+                          ifname, strerror(err));
+        return NULL;
+    }
+    path = xasprintf("%s/netns%llu.%s", DP_PORT_LOCK_DIR,
+                     stat("/proc/self/ns/net", &st)
+                     ? 0ULL : (unsigned long long) st.st_ino, ifname);
+    err = lockfile_lock(path, &lock, &holder);
+    if (err == EAGAIN) {
+        *errp = (holder
+                 ? xasprintf("port %s: interface %s is in use by another "
+                             "pmdswitchd (pid %ld)", port_name, ifname,
+                             (long) holder)
+                 : xasprintf("port %s: interface %s is in use by another "
+                             "pmdswitchd", port_name, ifname));
+    } else if (err) {
+        *errp = xasprintf("port %s: cannot lock interface %s (%s): %s",
+                          port_name, ifname, path, strerror(err));
+    }
+    free(path);
+    return lock;
+}
 
 /* The provider "use-tpacket-v3" selects in this build. */
 static const char *
@@ -106,6 +288,7 @@ dp_port_new(const struct dp_port *tmpl)
         port->vlan = tmpl->vlan;
         port->stats_base = tmpl->stats_base;
         port->bond_port_no = tmpl->bond_port_no;
+        port->lock = lockfile_ref(tmpl->lock);
     }
     return port;
 }
@@ -145,15 +328,6 @@ dp_port_set_promisc(struct dp_port *port)
     if (!netlink_link_get(port->ifname, &info) && !info.promisc
         && !netlink_link_set_promisc(port->ifname, true)) {
         port->made_promisc = true;
-    }
-}
-
-/* Undoes dp_port_set_promisc() on a port that goes away. */
-static void
-dp_port_clear_promisc(const struct dp_port *port)
-{
-    if (port->made_promisc && port->netdev) {
-        netlink_link_set_promisc(port->ifname, false);
     }
 }
 
@@ -210,12 +384,43 @@ dp_port_is_veth_pair(const char *name, const char *peer)
             && !netlink_link_get(peer, &b) && !strcmp(b.kind, "veth"));
 }
 
+/* What dp_port_is_tagged_ours() looks for. */
+struct dp_port_tag_lookup__ {
+    const char *ifname;
+    bool ours;
+};
+
+static void
+dp_port_tag_lookup__(const struct netlink_link_info *info,
+                     const char *alias, void *lookup_)
+{
+    struct dp_port_tag_lookup__ *lookup = lookup_;
+    long pid;
+
+    if (!strcmp(info->name, lookup->ifname)
+        && dp_port_tag_is_ours(alias, &pid)) {
+        lookup->ours = true;
+    }
+}
+
+/* True if interface 'ifname' carries the tag of this instance. */
+static bool
+dp_port_is_tagged_ours(const char *ifname)
+{
+    struct dp_port_tag_lookup__ lookup = { ifname, false };
+
+    return !netlink_link_dump(dp_port_tag_lookup__, &lookup) && lookup.ours;
+}
+
 /* Creates the veth pair of system port 'cp' with "create", unless its
  * interface exists.  Sets '*created' if the port owns the pair: it made
- * it, or the pair was there already (left by a daemon that crashed, or by
- * the port this one replaces). */
+ * it, or the pair was there already, tagged as made by an earlier run of
+ * this instance that crashed (see dp_sweep_interfaces()).  With
+ * 'replaces', a port of this daemon that goes once this one is attached
+ * owns the pair, and hands it over then (dp_port_hand_over()). */
 static char *
-dp_port_create_veth(const struct config_port *cp, bool *created)
+dp_port_create_veth(const struct config_port *cp, bool replaces,
+                    bool *created)
 {
     char *peer = config_port_peer(cp);
     char *error = NULL;
@@ -225,14 +430,15 @@ dp_port_create_veth(const struct config_port *cp, bool *created)
     err = netlink_link_create_veth(cp->interface, peer);
     if (!err) {
         *created = true;
+        dp_port_tag(cp->interface);
         netlink_link_set_up(peer, true);
         VLOG_INFO("port %s: created veth pair %s <-> %s", cp->name,
                   cp->interface, peer);
     } else if (err == EEXIST) {
-        /* A daemon that crashed left its pair behind: the port owns it
-         * as if it had made it, so that it goes with the port. */
-        *created = dp_port_is_veth_pair(cp->interface, peer);
+        *created = !replaces && dp_port_is_veth_pair(cp->interface, peer)
+                   && dp_port_is_tagged_ours(cp->interface);
         if (*created) {
+            dp_port_tag(cp->interface);
             VLOG_INFO("port %s: took over the existing veth pair %s <-> "
                       "%s", cp->name, cp->interface, peer);
         }
@@ -286,7 +492,7 @@ dp_port_open_bond(struct dp *dp, const struct config_port *cp,
 
             *errp = xasprintf("bond %s: %s", cp->name, why);
             free(why);
-            dp_port_close(port);
+            dp_port_destroy(port);
             return NULL;
         }
         port->members[port->n_members++] = m;
@@ -342,8 +548,22 @@ dp_port_open(struct dp *dp, const struct config_port *cp,
     ofproto_port_settings_init(&port->vlan,
                                config_vlan_mode_to_string(cp->vlan_mode),
                                cp->tag, cp->trunks, cp->n_trunks);
+    if (!port->dummy) {
+        /* Before anything is done to the interface. */
+        port->lock = dp_port_lock_interface(cp->name, cp->interface, errp);
+        if (!port->lock) {
+            dp_port_close(port);
+            return NULL;
+        }
+    }
+    /* A valid config names each interface once, so a port that has it
+     * open now is one the new config removes or changes. */
+    for (int i = 0; i < DP_MAX_PORTS; i++) {
+        replaces |= dp->ports[i] && !strcmp(dp->ports[i]->ifname,
+                                            cp->interface);
+    }
     if (cp->create && !port->tap) {
-        *errp = dp_port_create_veth(cp, &port->created);
+        *errp = dp_port_create_veth(cp, replaces, &port->created);
         if (*errp) {
             dp_port_close(port);
             return NULL;
@@ -352,18 +572,18 @@ dp_port_open(struct dp *dp, const struct config_port *cp,
     if (port->created) {
         netlink_link_set_up(cp->interface, true);
     }
-    /* A valid config names each interface once, so a port that has it
-     * open now is one the new config removes or changes. */
-    for (int i = 0; i < DP_MAX_PORTS; i++) {
-        replaces |= dp->ports[i] && !strcmp(dp->ports[i]->ifname,
-                                            cp->interface);
-    }
     if (dp_port_open_netdev(dp, port, dp_port_provider(port, other),
                             port->create, replaces, errp)) {
-        if (port->created) {
-            netlink_link_delete(port->ifname);
+        char *problems = dp_port_discard(port);
+
+        if (problems) {
+            char *error = *errp;
+
+            *errp = xasprintf("%s (and undoing it failed: %s)", error,
+                              problems);
+            free(error);
+            free(problems);
         }
-        dp_port_close(port);
         return NULL;
     }
     return port;
@@ -387,6 +607,7 @@ dp_port_close(struct dp_port *port)
         free(port->patch_peer);
         free(port->ifname);
         free(port->name);
+        lockfile_unlock(port->lock);
         free(port);
     }
 }
@@ -495,7 +716,7 @@ dp_port_attach(struct dp *dp, struct dp_port *port, struct ofproto *bridge)
     }
     if (port_no < 0) {
         VLOG_ERR("port %s: the port table is full", port->name);
-        dp_port_close(port);
+        dp_port_destroy(port);
         return ENOSPC;
     }
     dp->next_port_no = (port_no + 1) % DP_MAX_PORTS;
@@ -597,18 +818,60 @@ dp_port_hand_over(struct dp_port *from, struct dp_port *to)
     from->made_promisc = false;
 }
 
-void
-dp_port_destroy(struct dp_port *port)
+/* Undoes what opening 'port' did to the system, appending to 'problems'
+ * what could not be undone, and closes it. */
+static void
+dp_port_discard__(struct dp_port *port, struct ds *problems)
 {
-    dp_port_clear_promisc(port);
+    int err;
+
+    for (size_t i = 0; i < port->n_members; i++) {
+        dp_port_discard__(port->members[i], problems);
+    }
+    port->n_members = 0;
+    if (port->made_promisc && port->netdev) {
+        err = netlink_link_set_promisc(port->ifname, false);
+        if (err && err != ENODEV) {
+            ds_put_format(problems, "%spromiscuous mode of %s left on: %s",
+                          problems->length ? "; " : "", port->ifname,
+                          strerror(err));
+        }
+    }
     if (port->created) {
         /* Like a tap, a veth pair made for the switch goes with it. */
         netdev_close(port->netdev);
         port->netdev = NULL;
-        netlink_link_delete(port->ifname);
-        VLOG_INFO("port %s: deleted the veth pair it created", port->name);
+        err = netlink_link_delete(port->ifname);
+        if (!err) {
+            VLOG_INFO("port %s: deleted the veth pair it created",
+                      port->name);
+        } else if (err != ENODEV) {
+            ds_put_format(problems, "%sveth pair %s not deleted: %s",
+                          problems->length ? "; " : "", port->ifname,
+                          strerror(err));
+        }
     }
     dp_port_close(port);
+}
+
+char *
+dp_port_discard(struct dp_port *port)
+{
+    struct ds problems = DS_EMPTY_INITIALIZER;
+
+    dp_port_discard__(port, &problems);
+    return problems.length ? ds_steal_cstr(&problems) : NULL;
+}
+
+void
+dp_port_destroy(struct dp_port *port)
+{
+    char *problems = dp_port_discard(port);
+
+    if (problems) {
+        VLOG_WARN("%s", problems);
+        free(problems);
+    }
 }
 
 void

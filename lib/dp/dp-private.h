@@ -58,7 +58,8 @@ void dp_port_poll(struct dp *, struct dp_port *port);
 void dp_port_replace(struct dp *, struct dp_port *old, struct dp_port *new);
 
 /* Closes 'port', detached, deleting the veth pair it created and turning
- * promiscuous mode off again if it turned it on. */
+ * promiscuous mode off again if it turned it on, as dp_port_discard()
+ * does; logs what could not be undone. */
 void dp_port_destroy(struct dp_port *port);
 
 #endif /* dp-private.h */

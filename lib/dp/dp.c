@@ -686,6 +686,7 @@ dp_set_other(struct dp *dp, const struct config_other *other)
 {
     int cores[DP_MAX_PMDS];
     char *error = NULL;
+    bool swapped;
     int n_cores;
 
     n_cores = dp_pmd_cores(other, dp->n_cpus, cores, &error);
@@ -696,7 +697,8 @@ dp_set_other(struct dp *dp, const struct config_other *other)
         VLOG_WARN("use-tpacket-v3 is true but this build has no TPACKET_V3 "
                   "support; using recvmmsg/sendmmsg");
     }
-    if (other->use_tpacket_v3 != dp->other.use_tpacket_v3) {
+    swapped = other->use_tpacket_v3 != dp->other.use_tpacket_v3;
+    if (swapped) {
         error = dp_swap_providers(dp, other);
         if (error) {
             return error;
@@ -705,8 +707,23 @@ dp_set_other(struct dp *dp, const struct config_other *other)
     if (strcmp(other->pmd_cpu_mask, dp->other.pmd_cpu_mask)
         || dp->n_pmds != n_cores) {
         error = dp_set_pmds(dp, cores, n_cores);
+        if (error && swapped) {
+            /* Nothing may change on error: the ports go back to the
+             * provider in force. */
+            char *undo = dp_swap_providers(dp, &dp->other);
+
+            if (undo) {
+                char *msg = xasprintf("%s; undoing the change failed, "
+                                      "left behind: ports on the new "
+                                      "provider (%s)", error, undo);
+
+                free(undo);
+                free(error);
+                error = msg;
+            }
+        }
         if (error) {
-            return error;       /* The provider swap stays: it worked. */
+            return error;
         }
     }
     if (other->mac_aging_time != dp->other.mac_aging_time) {
