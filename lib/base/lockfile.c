@@ -17,6 +17,9 @@
 #include <unistd.h>
 
 #include "base/util.h"
+#include "base/vlog.h"
+
+VLOG_DEFINE_THIS_MODULE(lockfile);
 
 struct lockfile {
     struct lockfile *next;      /* In 'locks'. */
@@ -101,7 +104,9 @@ lockfile_lock(const char *path, struct lockfile **lockp, pid_t *holderp)
     }
     len = snprintf(pid, sizeof pid, "%ld\n", (long) getpid());
     if (ftruncate(fd, 0) || pwrite(fd, pid, len, 0) != len) {
-        /* Still locked: only the pid in messages is missing. */
+        /* The lock holds all the same; only messages that name the
+         * holder will lack its pid. */
+        VLOG_WARN("%s: cannot write the pid: %s", path, strerror(errno));
     }
     lock = xzalloc(sizeof *lock);
     lock->path = xstrdup(path);
