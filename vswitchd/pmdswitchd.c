@@ -617,7 +617,23 @@ main(int argc, char *argv[])
      * and what an earlier one left is ours to clean up. */
     dp_set_instance(opts.unixctl);
     dp_sweep_interfaces(cfg);
+    dp_set_stop_flag(&early_stop);
     dp = dp_create(cfg, &error);
+    dp_set_stop_flag(NULL);
+    if (!dp && early_stop) {
+        /* Not a failure: asked to stop, it has undone its start. */
+        VLOG_INFO("%s received during start-up, shutting down",
+                  strsignal(early_stop));
+        free(error);
+        config_destroy(cfg);
+        unixctl_server_destroy(unixctl);
+        event_base_free(base);
+        free(config_path);
+        free_paths(paths);
+        dp_set_instance(NULL);
+        VLOG_INFO("pmdswitchd exiting");
+        return EXIT_SUCCESS;
+    }
     if (!dp) {
         config_destroy(cfg);
         if (opts.log_file) {

@@ -761,6 +761,15 @@ dp_n_cpus(void)
     return n < 1 ? 1 : n;
 }
 
+/* Set by dp_set_stop_flag(); NULL: none. */
+static const volatile sig_atomic_t *dp_stop_flag;
+
+void
+dp_set_stop_flag(const volatile sig_atomic_t *flag)
+{
+    dp_stop_flag = flag;
+}
+
 /* Opens and attaches every port of 'cfg''s bridge 'br'. */
 static char *
 dp_add_bridge_ports(struct dp *dp, const struct pmd_config *cfg,
@@ -770,8 +779,12 @@ dp_add_bridge_ports(struct dp *dp, const struct pmd_config *cfg,
     char *error = NULL;
 
     for (size_t i = 0; i < br->n_ports && !error; i++) {
-        struct dp_port *port = dp_port_open(dp, &br->ports[i], &cfg->other,
-                                            &error);
+        struct dp_port *port;
+
+        if (dp_stop_flag && *dp_stop_flag) {
+            return xstrdup("start-up interrupted");
+        }
+        port = dp_port_open(dp, &br->ports[i], &cfg->other, &error);
 
         if (port && dp_port_attach(dp, port, bridge)) {
             error = xasprintf("port %s: the port table is full",

@@ -22,6 +22,7 @@
 #ifndef DP_H
 #define DP_H 1
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include "config/config-other.h"
@@ -159,6 +160,11 @@ struct dp {
  * NULL and a message in '*errp' (to free), with every port closed
  * again. */
 struct dp *dp_create(const struct pmd_config *cfg, char **errp);
+
+/* Makes dp_create() give up, undoing what it did, with the error "start-up
+ * interrupted", if '*flag' (set by a signal handler) is non-zero before it
+ * opens a port.  NULL: never. */
+void dp_set_stop_flag(const volatile sig_atomic_t *flag);
 void dp_destroy(struct dp *);         /* Accepts NULL. */
 
 /* Rejects a config this build cannot run, before anything is touched.

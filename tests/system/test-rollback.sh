@@ -19,8 +19,8 @@
 #     daemon stops.
 #   - SIGTERM while start-up is blocked (opening a dummy port's pcap file,
 #     a FIFO nobody reads yet), after a veth pair was created: once
-#     unblocked the daemon exits 0, the veth pair, the socket, its lock and
-#     the pidfile gone.
+#     unblocked the daemon opens no further port and exits 0, the veth
+#     pair, the socket, its lock and the pidfile gone.
 #   - A second daemon with another control socket and a port on an
 #     interface the first one uses fails, naming the interface and the
 #     first daemon's pid, and deletes the veth pair it made for a port
@@ -211,7 +211,7 @@ ps_info "ok: stale veth deleted, the other one taken over and deleted with its p
 ps_info "SIGTERM during start-up"
 FIFO=$RUN/pcap.fifo
 mkfifo "$FIFO"
-config "$V1" '{ "name": "d1", "type": "dummy", "options": { "pcap": "'"$FIFO"'" } }'
+config "$V1" '{ "name": "d1", "type": "dummy", "options": { "pcap": "'"$FIFO"'" } }' "$V2"
 start_bg --enable-dummy
 # The ports open in order: once rbk-v1 is there the daemon waits for a
 # reader of the FIFO, in the middle of start-up.
@@ -227,6 +227,8 @@ for f in "$CTL" "$CTL.lock" "$PIDFILE"; do
 done
 grep -q "Terminated received during start-up, shutting down" "$LOG" ||
     ps_fail "no log line for the signal during start-up"
+grep -q "created veth pair rbk-v2" "$LOG" &&
+    ps_fail "start-up went on to the port after the signal"
 ps_info "ok: clean exit, nothing left"
 
 # ---------------------------------------------------------------------------
