@@ -11,7 +11,9 @@
 #     promiscuous) and a port on a missing interface fails with the
 #     missing interface's message, and leaves neither the veth pair nor
 #     promiscuous mode behind: at once, and after the daemon exits.  The
-#     same for add-port on a missing interface after one that worked.
+#     same for add-port on a missing interface after one that worked, and
+#     for a reload that also reopens a port on the veth pair it made (the
+#     pair stays, with its ifindex).
 #   - After SIGKILL, the next run of the same instance (same control
 #     socket) deletes the veth pair the dead one made for a port that its
 #     config no longer has, and takes over (same ifindex, alias naming the
@@ -175,6 +177,20 @@ appctl add-port br0 m1 interface=rbk-gone >/dev/null 2>&1 || rc=$?
 ps_assert_eq "failed add-port exit status" 2 "$rc"
 is_promisc rbk-b || ps_fail "the failed add-port turned rbk-b's promiscuous mode off"
 ps_assert_eq "ports after the failed add-port" "p1 pb" \
+    "$(appctl list-ports br0 | xargs)"
+
+ps_info "a failed reload that also reopens a port on its own veth pair"
+config "$P1" "$PB" "$V1"
+appctl config/reload >/dev/null
+index_v1=$(ifindex_of rbk-v1)
+config "$P1" "$PB" "${V1%\}}, \"tag\": 5 }" "$GONE"
+rc=0
+appctl config/reload >/dev/null 2>&1 || rc=$?
+ps_assert_eq "config/reload exit status" 2 "$rc"
+has_link rbk-v1 || ps_fail "the failed reload deleted v1's veth pair"
+ps_assert_eq "ifindex of rbk-v1" "$index_v1" "$(ifindex_of rbk-v1)"
+is_promisc rbk-b || ps_fail "the failed reload turned rbk-b's promiscuous mode off"
+ps_assert_eq "ports after the failed reload" "p1 pb v1" \
     "$(appctl list-ports br0 | xargs)"
 stop
 has_link rbk-v1 && ps_fail "rbk-v1 exists after the daemon exited"
