@@ -337,14 +337,17 @@ detach_start(void)
         ovs_fatal(errno, "pmdswitchd: fork");
     }
     if (pid > 0) {
+        /* _exit(): what this process holds (the parsed config) is the
+         * child's now, and nothing here is to be flushed or checked for
+         * leaks. */
         close(fds[1]);
         if (read(fds[0], &status, 1) != 1) {
             int wstatus;
 
             waitpid(pid, &wstatus, 0);
-            exit(EXIT_FAILURE);
+            _exit(EXIT_FAILURE);
         }
-        exit(status ? EXIT_FAILURE : EXIT_SUCCESS);
+        _exit(status ? EXIT_FAILURE : EXIT_SUCCESS);
     }
     close(fds[0]);
     setsid();
