@@ -17,6 +17,7 @@ UNIT_TESTS = \
 	tests/test-hash \
 	tests/test-json-pos \
 	tests/test-link-monitor \
+	tests/test-lockfile \
 	tests/test-mac-learning \
 	tests/test-match-parse \
 	tests/test-miniflow \
@@ -58,6 +59,7 @@ DUMMY_TESTS = \
 	tests/dummy/test-conservation.sh \
 	tests/dummy/test-coverage.sh \
 	tests/dummy/test-expiry.sh \
+	tests/dummy/test-instances.sh \
 	tests/dummy/test-mac-flood.sh \
 	tests/dummy/test-normal.sh \
 	tests/dummy/test-reconfig.sh \
@@ -97,6 +99,8 @@ tests_test_dpcls_SOURCES = tests/test-dpcls.c
 tests_test_dpcls_LDADD = $(PMD_LIBS)
 tests_test_ds_SOURCES = tests/test-ds.c
 tests_test_ds_LDADD = $(PMD_LIBS)
+tests_test_lockfile_SOURCES = tests/test-lockfile.c
+tests_test_lockfile_LDADD = $(PMD_LIBS)
 tests_test_emc_SOURCES = tests/test-emc.c
 tests_test_emc_LDADD = $(PMD_LIBS)
 tests_test_dp_flow_SOURCES = tests/test-dp-flow.c

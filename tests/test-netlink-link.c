@@ -14,7 +14,8 @@
  * netlink_link_get() reports is compared with what the ioctl interface
  * (SIOCGIFINDEX, SIOCGIFFLAGS, SIOCGIFMTU, SIOCGIFHWADDR) reports, and
  * "rejected before the kernel is asked" is checked by running those calls
- * with no file descriptor left for a netlink socket.
+ * with no file descriptor left for a netlink socket.  An alias set with
+ * netlink_link_set_alias() is what netlink_link_dump() reports.
  */
 #include <autoconf.h>
 #include "netdev/netlink-link.h"
@@ -465,6 +466,64 @@ test_veth(void)
     netlink_link_delete(VETH0);
 }
 
+/* What dump_find() looks for and finds. */
+struct dump_find {
+    const char *name;
+    int n_seen;                 /* Interfaces dumped. */
+    int n_found;                /* Of those, named 'name'. */
+    char alias[256];            /* Alias of the one named 'name'. */
+    char kind[NETLINK_LINK_KIND_SIZE];
+};
+
+static void
+dump_find(const struct netlink_link_info *info, const char *alias,
+          void *find_)
+{
+    struct dump_find *find = find_;
+
+    find->n_seen++;
+    if (!strcmp(info->name, find->name)) {
+        find->n_found++;
+        snprintf(find->alias, sizeof find->alias, "%s", alias);
+        snprintf(find->kind, sizeof find->kind, "%s", info->kind);
+    }
+}
+
+/* An interface's alias is set, read back in a dump, and cleared. */
+static void
+test_alias(void)
+{
+    struct dump_find find = { .name = VETH0 };
+    char long_alias[300];
+    int fd_before = lowest_free_fd();
+
+    CHECK_INT(netlink_link_create_veth(VETH0, VETH1), 0);
+    CHECK_INT(netlink_link_dump(dump_find, &find), 0);
+    CHECK(find.n_seen >= 3, "dumped %d interfaces (lo and a veth pair)",
+          find.n_seen);
+    CHECK_INT(find.n_found, 1);
+    CHECK_STR(find.alias, "");
+    CHECK_STR(find.kind, "veth");
+
+    CHECK_INT(netlink_link_set_alias(VETH0, "pmdswitchd pid=1 ctl=/x"), 0);
+    memset(&find, 0, sizeof find);
+    find.name = VETH0;
+    CHECK_INT(netlink_link_dump(dump_find, &find), 0);
+    CHECK_STR(find.alias, "pmdswitchd pid=1 ctl=/x");
+
+    memset(long_alias, 'a', sizeof long_alias - 1);
+    long_alias[sizeof long_alias - 1] = '\0';
+    CHECK_INT(netlink_link_set_alias(VETH0, long_alias), EINVAL);
+    CHECK_INT(netlink_link_set_alias(OTHER, "x"), ENODEV);
+    CHECK_INT(netlink_link_set_alias(VETH0, ""), 0);
+    memset(&find, 0, sizeof find);
+    find.name = VETH0;
+    CHECK_INT(netlink_link_dump(dump_find, &find), 0);
+    CHECK_STR(find.alias, "");
+    CHECK_INT(netlink_link_delete(VETH0), 0);
+    CHECK_INT(lowest_free_fd(), fd_before);
+}
+
 /* Opens the calling thread's network namespace.  Returns an fd or -1. */
 static int
 open_own_netns(void)
@@ -532,6 +591,7 @@ main(void)
         { "permission", test_permission },
         { "veth", test_veth },
         { "veth-ns", test_veth_ns },
+        { "alias", test_alias },
     };
 
     setvbuf(stdout, NULL, _IOLBF, 0);

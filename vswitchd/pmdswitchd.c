@@ -35,6 +35,7 @@
 #include "control/config-apply.h"
 #include "base/coverage.h"
 #include "base/daemon-monitor.h"
+#include "base/pidfile.h"
 #include "dp/dp.h"
 #include "netdev/netdev-dummy.h"
 #include "netdev/link-monitor.h"
@@ -274,25 +275,48 @@ open_log_file(const char *path)
                            strerror(err)) : NULL;
 }
 
-static int
-write_pidfile(const char *path)
+/* Returns 'path' made absolute against the working directory (to free):
+ * a detached or restarted daemon runs in "/". */
+static char *
+absolute_path(const char *path)
 {
-    char *tmp = xasprintf("%s.tmp", path);
-    FILE *f;
-    int error = 0;
+    char *cwd;
+    char *abs;
 
-    make_parent_dir(path);
-    f = fopen(tmp, "w");
-    if (!f) {
-        error = errno;
-    } else {
-        fprintf(f, "%ld\n", (long) getpid());
-        if (fclose(f) || rename(tmp, path)) {
-            error = errno;
+    if (path[0] == '/') {
+        return xstrdup(path);
+    }
+    cwd = getcwd(NULL, 0);
+    if (!cwd) {
+        ovs_fatal(errno, "pmdswitchd: getcwd");
+    }
+    abs = xasprintf("%s/%s", cwd, path);
+    free(cwd);
+    return abs;
+}
+
+/* Makes the paths in 'opts' that name files absolute; 'owned' keeps the
+ * new strings (free them with free_paths()). */
+static void
+make_paths_absolute(struct options *opts, char *owned[3])
+{
+    const char **paths[3] = { &opts->pidfile, &opts->unixctl,
+                              &opts->log_file };
+
+    for (int i = 0; i < 3; i++) {
+        owned[i] = *paths[i] ? absolute_path(*paths[i]) : NULL;
+        if (owned[i]) {
+            *paths[i] = owned[i];
         }
     }
-    free(tmp);
-    return error;
+}
+
+static void
+free_paths(char *owned[3])
+{
+    for (int i = 0; i < 3; i++) {
+        free(owned[i]);
+    }
 }
 
 /* --detach: the parent waits until the child is running (or failed) and
@@ -313,14 +337,17 @@ detach_start(void)
         ovs_fatal(errno, "pmdswitchd: fork");
     }
     if (pid > 0) {
+        /* _exit(): what this process holds (the parsed config) is the
+         * child's now, and nothing here is to be flushed or checked for
+         * leaks. */
         close(fds[1]);
         if (read(fds[0], &status, 1) != 1) {
             int wstatus;
 
             waitpid(pid, &wstatus, 0);
-            exit(EXIT_FAILURE);
+            _exit(EXIT_FAILURE);
         }
-        exit(status ? EXIT_FAILURE : EXIT_SUCCESS);
+        _exit(status ? EXIT_FAILURE : EXIT_SUCCESS);
     }
     close(fds[0]);
     setsid();
@@ -352,6 +379,39 @@ detach_finish(int fd, bool detach)
     }
     if (chdir("/")) {
         VLOG_WARN("chdir /: %s", strerror(errno));
+    }
+}
+
+/* A terminating signal (its number) or SIGHUP that came during start-up,
+ * before the control loop took over the signals; 0: none. */
+static volatile sig_atomic_t early_stop;
+static volatile sig_atomic_t early_hup;
+
+static void
+on_early_signal(int sig)
+{
+    if (sig == SIGHUP) {
+        early_hup = 1;
+    } else {
+        early_stop = sig;
+    }
+}
+
+/* Until the control loop runs, SIGTERM, SIGINT and SIGHUP only set a flag,
+ * so that start-up is never cut short with half of it done: the daemon
+ * then stops (or reloads) as soon as it has got that far. */
+static void
+catch_early_signals(void)
+{
+    static const int signals[] = { SIGTERM, SIGINT, SIGHUP };
+    struct sigaction sa;
+
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_early_signal;
+    sa.sa_flags = SA_RESTART;
+    sigemptyset(&sa.sa_mask);
+    for (size_t i = 0; i < ARRAY_SIZE(signals); i++) {
+        sigaction(signals[i], &sa, NULL);
     }
 }
 
@@ -436,7 +496,16 @@ run_control_loop(struct event_base *base, struct dp *dp,
     event_add(ev_hup, NULL);
     event_add(ev_tick, &tick);
 
-    event_base_dispatch(base);
+    /* Signals are libevent's now; one that came before still counts. */
+    if (early_hup) {
+        on_sighup(SIGHUP, 0, reload);
+    }
+    if (early_stop) {
+        VLOG_INFO("%s received during start-up, shutting down",
+                  strsignal(early_stop));
+    } else {
+        event_base_dispatch(base);
+    }
 
     event_free(ev_tick);
     event_free(ev_hup);
@@ -452,8 +521,10 @@ main(int argc, char *argv[])
     struct unixctl_server *unixctl;
     struct event_base *base;
     struct pmd_config *cfg;
+    struct pidfile *pidfile = NULL;
     struct options opts;
     char *config_path = NULL;
+    char *paths[3];
     int detach_fd = -1;
     char *error = NULL;
     struct dp *dp;
@@ -468,6 +539,8 @@ main(int argc, char *argv[])
     if (opts.check_config) {
         check_config_and_exit(opts.check_config);
     }
+    catch_early_signals();
+    make_paths_absolute(&opts, paths);
     if (opts.enable_dummy) {
         netdev_dummy_enable();
     }
@@ -536,7 +609,34 @@ main(int argc, char *argv[])
         event_base_free(base);
         exit_with_error(error);
     }
+    error = opts.pidfile ? pidfile_check(opts.pidfile) : NULL;
+    if (error) {
+        config_destroy(cfg);
+        unixctl_server_destroy(unixctl);
+        event_base_free(base);
+        exit_with_error(error);
+    }
+    /* The socket's lock is ours: no other run of this instance is alive,
+     * and what an earlier one left is ours to clean up. */
+    dp_set_instance(opts.unixctl);
+    dp_sweep_interfaces(cfg);
+    dp_set_stop_flag(&early_stop);
     dp = dp_create(cfg, &error);
+    dp_set_stop_flag(NULL);
+    if (!dp && early_stop) {
+        /* Not a failure: asked to stop, it has undone its start. */
+        VLOG_INFO("%s received during start-up, shutting down",
+                  strsignal(early_stop));
+        free(error);
+        config_destroy(cfg);
+        unixctl_server_destroy(unixctl);
+        event_base_free(base);
+        free(config_path);
+        free_paths(paths);
+        dp_set_instance(NULL);
+        VLOG_INFO("pmdswitchd exiting");
+        return EXIT_SUCCESS;
+    }
     if (!dp) {
         config_destroy(cfg);
         if (opts.log_file) {
@@ -556,35 +656,41 @@ main(int argc, char *argv[])
                   error);
         free(error);
     }
-    if (opts.pidfile) {
-        int err = write_pidfile(opts.pidfile);
-
-        if (err) {
+    if (opts.pidfile && !early_stop) {
+        pidfile = pidfile_create(opts.pidfile, &error);
+        if (!pidfile) {
+            VLOG_ERR("%s", error);
+            link_monitor_destroy(monitor);
             dp_destroy(dp);
+            config_reload_uninit(&reload);
             unixctl_server_destroy(unixctl);
-            ovs_fatal(err, "pmdswitchd: cannot write pidfile %s",
-                      opts.pidfile);
+            event_base_free(base);
+            exit_with_error(error);
         }
     }
-    VLOG_INFO("pmdswitchd running: %d port(s), %d pmd thread(s)",
-              dp->n_ports, dp->n_pmds);
-    if (detach_fd >= 0) {
-        detach_finish(detach_fd, opts.detach);
+    if (!early_stop) {
+        VLOG_INFO("pmdswitchd running: %d port(s), %d pmd thread(s)",
+                  dp->n_ports, dp->n_pmds);
+        if (detach_fd >= 0) {
+            detach_finish(detach_fd, opts.detach);
+        }
     }
 
     run_control_loop(base, dp, &reload);
 
     link_monitor_destroy(monitor);
-    unixctl_server_destroy(unixctl);
-    event_base_free(base);
     dp_stop_pmds(dp);
     dp_log_stats(dp);
     dp_destroy(dp);
     config_reload_uninit(&reload);
+    /* Last, once the interfaces are gone: a new run of this instance may
+     * start as soon as the socket's lock is free. */
+    unixctl_server_destroy(unixctl);
+    event_base_free(base);
+    pidfile_remove(pidfile);
     free(config_path);
-    if (opts.pidfile) {
-        unlink(opts.pidfile);
-    }
+    free_paths(paths);
+    dp_set_instance(NULL);
     VLOG_INFO("pmdswitchd exiting");
     return EXIT_SUCCESS;
 }

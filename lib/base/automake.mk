@@ -13,6 +13,10 @@ lib_libpmdswitch_a_SOURCES += \
 	lib/base/daemon-monitor.h \
 	lib/base/ds.c \
 	lib/base/ds.h \
+	lib/base/lockfile.c \
+	lib/base/lockfile.h \
+	lib/base/pidfile.c \
+	lib/base/pidfile.h \
 	lib/base/rcu.c \
 	lib/base/rcu.h \
 	lib/base/util.c \

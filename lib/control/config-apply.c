@@ -12,6 +12,7 @@
 #include <jansson.h>
 
 #include "base/atomic-file.h"
+#include "base/ds.h"
 #include "config/config.h"
 #include "config/config-check.h"
 #include "config/config-diff.h"
@@ -22,8 +23,39 @@
 
 VLOG_DEFINE_THIS_MODULE(config_apply);
 
+/* In an error message from config_apply(): what follows could not be
+ * undone. */
+#define CONFIG_APPLY_LEFT_BEHIND "undoing the change failed, left behind"
+
+/* Undoes the opening of the first 'n' ports in 'opened', last first.
+ * Returns 'error' (taken over), extended with what could not be undone. */
+static char *
+config_apply_discard_ports(struct dp_port **opened, size_t n, char *error)
+{
+    struct ds problems = DS_EMPTY_INITIALIZER;
+    char *msg;
+
+    while (n-- > 0) {
+        char *problem = dp_port_discard(opened[n]);
+
+        if (problem) {
+            ds_put_format(&problems, "%s%s", problems.length ? "; " : "",
+                          problem);
+            free(problem);
+        }
+    }
+    if (!problems.length) {
+        return error;
+    }
+    msg = xasprintf("%s; " CONFIG_APPLY_LEFT_BEHIND ": %s", error,
+                    ds_cstr(&problems));
+    ds_destroy(&problems);
+    free(error);
+    return msg;
+}
+
 /* Opens every port of 'new' in 'added' (an array of 'n') into 'opened'.
- * On failure closes the ones opened and returns the error. */
+ * On failure undoes the ones opened and returns the error. */
 static char *
 config_apply_open_ports(struct dp *dp, const struct pmd_config *new,
                         const struct config_diff_port *added, size_t n,
@@ -37,10 +69,7 @@ config_apply_open_ports(struct dp *dp, const struct pmd_config *new,
         opened[i] = dp_port_open(dp, &br->ports[added[i].port], &new->other,
                                  &error);
         if (!opened[i]) {
-            for (size_t j = 0; j < i; j++) {
-                dp_port_close(opened[j]);
-            }
-            return error;
+            return config_apply_discard_ports(opened, i, error);
         }
     }
     return NULL;
@@ -144,9 +173,8 @@ config_apply(struct dp *dp, const struct pmd_config *old,
     if (!error) {
         error = dp_set_other(dp, &new->other);
         if (error) {
-            for (size_t i = 0; i < diff.n_added_ports; i++) {
-                dp_port_close(opened[i]);
-            }
+            error = config_apply_discard_ports(opened, diff.n_added_ports,
+                                               error);
         }
     }
     if (!error) {
@@ -198,8 +226,10 @@ config_reload(struct config_reload *r, char **summaryp)
         doc = config_load_json(text, size, r->path, &error);
     }
     if (error) {
-        VLOG_WARN("config reload from %s failed, nothing changed: %s",
-                  r->path, error);
+        /* config_apply() says so if it could not undo everything. */
+        VLOG_WARN("config reload from %s failed, %s: %s", r->path,
+                  strstr(error, CONFIG_APPLY_LEFT_BEHIND)
+                  ? "undone in part" : "nothing changed", error);
         config_destroy(cfg);
         free(text);
         return error;

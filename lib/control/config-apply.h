@@ -24,7 +24,10 @@ struct pmd_config;
 /* Applies to 'dp', which runs 'old', the config 'new' (parsed and
  * validated).  Returns NULL with a one-line summary of what changed in
  * '*summaryp' (to free), or an error message (to free) with 'dp' as it
- * was. */
+ * was: whatever the change had done so far (veth pairs created,
+ * promiscuous mode set, ports opened) is undone, last first.  Should
+ * undoing fail in part, the message ends with "undoing the change failed,
+ * left behind: " and what is left. */
 char *config_apply(struct dp *dp, const struct pmd_config *old,
                    const struct pmd_config *new, char **summaryp);
 

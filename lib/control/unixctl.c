@@ -25,6 +25,7 @@
 #include <sys/stat.h>
 #include <sys/un.h>
 #include <unistd.h>
+#include "base/lockfile.h"
 #include "base/util.h"
 
 /* Bytes read from a socket at a time. */
@@ -72,6 +73,7 @@ struct unixctl_server {
     struct event_base *base;    /* Control thread's event base. */
     char *path;                 /* Socket file. */
     int fd;                     /* Listening socket. */
+    struct lockfile *lock;      /* "'path'.lock", held while serving. */
     struct event *accept_ev;    /* Readable 'fd'. */
     struct unixctl_conn *conns; /* Connected clients. */
 };
@@ -737,8 +739,11 @@ unixctl_server_create(struct event_base *base, const char *path,
                       char **errp)
 {
     struct unixctl_server *server;
+    struct lockfile *lock = NULL;
     struct sockaddr_un sun;
     char *msg = NULL;
+    char *lock_path;
+    pid_t holder;
     int fd = -1;
     int error;
 
@@ -754,21 +759,37 @@ unixctl_server_create(struct event_base *base, const char *path,
                         strerror(error));
         goto error;
     }
+    /* Only the holder of the lock beside the socket may remove a stale
+     * socket and bind: two daemons starting at once cannot both find the
+     * socket stale, and neither removes the other's. */
+    lock_path = xasprintf("%s.lock", path);
+    error = lockfile_lock(lock_path, &lock, &holder);
+    free(lock_path);
+    if (error == EAGAIN) {
+        msg = (holder
+               ? xasprintf("another pmdswitchd is listening on %s (pid "
+                           "%ld)", path, (long) holder)
+               : xasprintf("another pmdswitchd is listening on %s", path));
+        goto error;
+    } else if (error) {
+        msg = xasprintf("cannot lock %s.lock: %s", path, strerror(error));
+        goto error;
+    }
     msg = clear_path__(path, &sun);
     if (msg) {
         goto error;
     }
     fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
-    if (fd < 0
-        || bind(fd, (struct sockaddr *) &sun, sizeof sun)
-        || chmod(path, 0600)
-        || listen(fd, 128)) {
+    if (fd < 0 || bind(fd, (struct sockaddr *) &sun, sizeof sun)) {
+        /* Not bound: whatever is at 'path' is not ours to remove. */
         msg = xasprintf("cannot listen on %s: %s", path, strerror(errno));
-        if (fd >= 0) {
-            close(fd);
-            fd = -1;
-            unlink(path);
-        }
+        goto error;
+    }
+    if (chmod(path, 0600) || listen(fd, 128)) {
+        msg = xasprintf("cannot listen on %s: %s", path, strerror(errno));
+        close(fd);
+        fd = -1;
+        unlink(path);
         goto error;
     }
 
@@ -776,6 +797,7 @@ unixctl_server_create(struct event_base *base, const char *path,
     server->base = base;
     server->path = xstrdup(path);
     server->fd = fd;
+    server->lock = lock;
     server->accept_ev = event_new(base, fd, EV_READ | EV_PERSIST,
                                   server_accept_cb__, server);
     if (!server->accept_ev || event_add(server->accept_ev, NULL)) {
@@ -792,6 +814,7 @@ error:
     if (fd >= 0) {
         close(fd);
     }
+    lockfile_unlock(lock);
 error_nofd:
     if (errp) {
         *errp = msg;
@@ -826,6 +849,7 @@ unixctl_server_destroy(struct unixctl_server *server)
     }
     close(server->fd);
     unlink(server->path);
+    lockfile_unlock(server->lock);
     free(server->path);
     free(server);
 }

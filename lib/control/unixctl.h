@@ -48,9 +48,11 @@ struct unixctl_server;
 
 /* Starts serving appctl requests on a Unix socket at 'path', with events
  * on 'base' (the control thread's base; every callback runs there).
- * Creates the parent directory, mode 0700, if it is missing.  Fails if
- * another server answers on 'path'; removes a stale socket left at 'path'
- * by a dead server; leaves the new socket with mode 0600.
+ * Creates the parent directory, mode 0700, if it is missing.  Holds the
+ * lock file "'path'.lock" (lockfile.h) until destroyed, and fails if
+ * another process holds it or another server answers on 'path'; only
+ * under that lock removes a stale socket left at 'path' by a dead
+ * server; leaves the new socket with mode 0600.
  *
  * Returns the new server, or NULL with a malloc'd message in '*errp' (the
  * caller frees it). */

@@ -2,6 +2,7 @@
 lib_libpmdswitch_a_SOURCES += \
 	lib/dp/dp-actions-execute.c \
 	lib/dp/dp-actions-execute.h \
+	lib/dp/dp-iface.c \
 	lib/dp/dp-link.c \
 	lib/dp/dp-port.c \
 	lib/dp/dp-private.h \

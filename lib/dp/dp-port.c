@@ -26,6 +26,8 @@
 #include "netdev/netdev.h"
 #include "netdev/netlink-link.h"
 #include "dp/pmd.h"
+#include "base/ds.h"
+#include "base/lockfile.h"
 #include "base/rcu.h"
 #include "ofproto/mac-learning.h"
 #include "ofproto/ofproto.h"
@@ -108,6 +110,7 @@ dp_port_new(const struct dp_port *tmpl)
         port->vlan = tmpl->vlan;
         port->stats_base = tmpl->stats_base;
         port->bond_port_no = tmpl->bond_port_no;
+        port->lock = lockfile_ref(tmpl->lock);
     }
     return port;
 }
@@ -147,15 +150,6 @@ dp_port_set_promisc(struct dp_port *port)
     if (!netlink_link_get(port->ifname, &info) && !info.promisc
         && !netlink_link_set_promisc(port->ifname, true)) {
         port->made_promisc = true;
-    }
-}
-
-/* Undoes dp_port_set_promisc() on a port that goes away. */
-static void
-dp_port_clear_promisc(const struct dp_port *port)
-{
-    if (port->made_promisc && port->netdev) {
-        netlink_link_set_promisc(port->ifname, false);
     }
 }
 
@@ -214,10 +208,13 @@ dp_port_is_veth_pair(const char *name, const char *peer)
 
 /* Creates the veth pair of system port 'cp' with "create", unless its
  * interface exists.  Sets '*created' if the port owns the pair: it made
- * it, or the pair was there already (left by a daemon that crashed, or by
- * the port this one replaces). */
+ * it, or the pair was there already, tagged as made by an earlier run of
+ * this instance that crashed (see dp_sweep_interfaces()).  With
+ * 'replaces', a port of this daemon that goes once this one is attached
+ * owns the pair, and hands it over then (dp_port_hand_over()). */
 static char *
-dp_port_create_veth(const struct config_port *cp, bool *created)
+dp_port_create_veth(const struct config_port *cp, bool replaces,
+                    bool *created)
 {
     char *peer = config_port_peer(cp);
     char *error = NULL;
@@ -227,14 +224,15 @@ dp_port_create_veth(const struct config_port *cp, bool *created)
     err = netlink_link_create_veth(cp->interface, peer);
     if (!err) {
         *created = true;
+        dp_iface_tag(cp->interface);
         netlink_link_set_up(peer, true);
         VLOG_INFO("port %s: created veth pair %s <-> %s", cp->name,
                   cp->interface, peer);
     } else if (err == EEXIST) {
-        /* A daemon that crashed left its pair behind: the port owns it
-         * as if it had made it, so that it goes with the port. */
-        *created = dp_port_is_veth_pair(cp->interface, peer);
+        *created = !replaces && dp_port_is_veth_pair(cp->interface, peer)
+                   && dp_iface_is_tagged_ours(cp->interface);
         if (*created) {
+            dp_iface_tag(cp->interface);
             VLOG_INFO("port %s: took over the existing veth pair %s <-> "
                       "%s", cp->name, cp->interface, peer);
         }
@@ -288,7 +286,7 @@ dp_port_open_bond(struct dp *dp, const struct config_port *cp,
 
             *errp = xasprintf("bond %s: %s", cp->name, why);
             free(why);
-            dp_port_close(port);
+            dp_port_destroy(port);
             return NULL;
         }
         port->members[port->n_members++] = m;
@@ -344,8 +342,22 @@ dp_port_open__(struct dp *dp, const struct config_port *cp,
     ofproto_port_settings_init(&port->vlan,
                                config_vlan_mode_to_string(cp->vlan_mode),
                                cp->tag, cp->trunks, cp->n_trunks);
+    if (!port->dummy) {
+        /* Before anything is done to the interface. */
+        port->lock = dp_iface_lock(cp->name, cp->interface, errp);
+        if (!port->lock) {
+            dp_port_close(port);
+            return NULL;
+        }
+    }
+    /* A valid config names each interface once, so a port that has it
+     * open now is one the new config removes or changes. */
+    for (int i = 0; i < DP_MAX_PORTS; i++) {
+        replaces |= dp->ports[i] && !strcmp(dp->ports[i]->ifname,
+                                            cp->interface);
+    }
     if (cp->create && !port->tap) {
-        *errp = dp_port_create_veth(cp, &port->created);
+        *errp = dp_port_create_veth(cp, replaces, &port->created);
         if (*errp) {
             dp_port_close(port);
             return NULL;
@@ -354,18 +366,18 @@ dp_port_open__(struct dp *dp, const struct config_port *cp,
     if (port->created) {
         netlink_link_set_up(cp->interface, true);
     }
-    /* A valid config names each interface once, so a port that has it
-     * open now is one the new config removes or changes. */
-    for (int i = 0; i < DP_MAX_PORTS; i++) {
-        replaces |= dp->ports[i] && !strcmp(dp->ports[i]->ifname,
-                                            cp->interface);
-    }
     if (dp_port_open_netdev(dp, port, dp_port_provider(port, other),
                             port->create, replaces, errp)) {
-        if (port->created) {
-            netlink_link_delete(port->ifname);
+        char *problems = dp_port_discard(port);
+
+        if (problems) {
+            char *error = *errp;
+
+            *errp = xasprintf("%s (and undoing it failed: %s)", error,
+                              problems);
+            free(error);
+            free(problems);
         }
-        dp_port_close(port);
         return NULL;
     }
     return port;
@@ -401,6 +413,7 @@ dp_port_close(struct dp_port *port)
         free(port->patch_peer);
         free(port->ifname);
         free(port->name);
+        lockfile_unlock(port->lock);
         free(port);
     }
 }
@@ -509,7 +522,7 @@ dp_port_attach(struct dp *dp, struct dp_port *port, struct ofproto *bridge)
     }
     if (port_no < 0) {
         VLOG_ERR("port %s: the port table is full", port->name);
-        dp_port_close(port);
+        dp_port_destroy(port);
         return ENOSPC;
     }
     dp->next_port_no = (port_no + 1) % DP_MAX_PORTS;
@@ -605,18 +618,60 @@ dp_port_hand_over(struct dp_port *from, struct dp_port *to)
     from->made_promisc = false;
 }
 
-void
-dp_port_destroy(struct dp_port *port)
+/* Undoes what opening 'port' did to the system, appending to 'problems'
+ * what could not be undone, and closes it. */
+static void
+dp_port_discard__(struct dp_port *port, struct ds *problems)
 {
-    dp_port_clear_promisc(port);
+    int err;
+
+    for (size_t i = 0; i < port->n_members; i++) {
+        dp_port_discard__(port->members[i], problems);
+    }
+    port->n_members = 0;
+    if (port->made_promisc && port->netdev) {
+        err = netlink_link_set_promisc(port->ifname, false);
+        if (err && err != ENODEV) {
+            ds_put_format(problems, "%spromiscuous mode of %s left on: %s",
+                          problems->length ? "; " : "", port->ifname,
+                          strerror(err));
+        }
+    }
     if (port->created) {
         /* Like a tap, a veth pair made for the switch goes with it. */
         netdev_close(port->netdev);
         port->netdev = NULL;
-        netlink_link_delete(port->ifname);
-        VLOG_INFO("port %s: deleted the veth pair it created", port->name);
+        err = netlink_link_delete(port->ifname);
+        if (!err) {
+            VLOG_INFO("port %s: deleted the veth pair it created",
+                      port->name);
+        } else if (err != ENODEV) {
+            ds_put_format(problems, "%sveth pair %s not deleted: %s",
+                          problems->length ? "; " : "", port->ifname,
+                          strerror(err));
+        }
     }
     dp_port_close(port);
+}
+
+char *
+dp_port_discard(struct dp_port *port)
+{
+    struct ds problems = DS_EMPTY_INITIALIZER;
+
+    dp_port_discard__(port, &problems);
+    return problems.length ? ds_steal_cstr(&problems) : NULL;
+}
+
+void
+dp_port_destroy(struct dp_port *port)
+{
+    char *problems = dp_port_discard(port);
+
+    if (problems) {
+        VLOG_WARN("%s", problems);
+        free(problems);
+    }
 }
 
 void

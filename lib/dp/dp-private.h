@@ -33,6 +33,23 @@ void dp_move_rxqs(struct dp *, struct pmd_rxq **rxqs, int n,
 /* Places the rx queues of 'port' on the PMDs next to their load. */
 void dp_place_port_rxqs(struct dp *, struct dp_port *port);
 
+/* Kernel interfaces (dp-iface.c). */
+
+/* Takes the lock on kernel interface 'ifname' for port 'port_name', so
+ * that no other pmdswitchd opens it too (a second lock on it in this
+ * process is another reference).  Returns the lock, for lockfile_unlock(),
+ * or NULL with a message in '*errp' naming the interface and, if another
+ * pmdswitchd holds it, that one's pid. */
+struct lockfile *dp_iface_lock(const char *port_name, const char *ifname,
+                               char **errp);
+
+/* Sets the alias of veth 'ifname', which this daemon made or took over,
+ * to the tag of this instance and pid (see dp_set_instance()). */
+void dp_iface_tag(const char *ifname);
+
+/* True if interface 'ifname' carries the tag of this instance. */
+bool dp_iface_is_tagged_ours(const char *ifname);
+
 /* Ports (dp-port.c). */
 
 /* A port with the settings of 'tmpl' (or, if NULL, empty), no netdev and
@@ -58,7 +75,8 @@ void dp_port_poll(struct dp *, struct dp_port *port);
 void dp_port_replace(struct dp *, struct dp_port *old, struct dp_port *new);
 
 /* Closes 'port', detached, deleting the veth pair it created and turning
- * promiscuous mode off again if it turned it on. */
+ * promiscuous mode off again if it turned it on, as dp_port_discard()
+ * does; logs what could not be undone. */
 void dp_port_destroy(struct dp_port *port);
 
 #endif /* dp-private.h */

@@ -820,6 +820,7 @@ dp_set_other(struct dp *dp, const struct config_other *other)
 {
     int cores[DP_MAX_PMDS];
     char *error = NULL;
+    bool swapped;
     int n_cores;
 
     n_cores = dp_pmd_cores(other, dp->n_cpus, cores, &error);
@@ -830,7 +831,8 @@ dp_set_other(struct dp *dp, const struct config_other *other)
         VLOG_WARN("use-tpacket-v3 is true but this build has no TPACKET_V3 "
                   "support; using recvmmsg/sendmmsg");
     }
-    if (other->use_tpacket_v3 != dp->other.use_tpacket_v3) {
+    swapped = other->use_tpacket_v3 != dp->other.use_tpacket_v3;
+    if (swapped) {
         error = dp_swap_providers(dp, other);
         if (error) {
             return error;
@@ -839,8 +841,23 @@ dp_set_other(struct dp *dp, const struct config_other *other)
     if (strcmp(other->pmd_cpu_mask, dp->other.pmd_cpu_mask)
         || dp->n_pmds != n_cores) {
         error = dp_set_pmds(dp, cores, n_cores);
+        if (error && swapped) {
+            /* Nothing may change on error: the ports go back to the
+             * provider in force. */
+            char *undo = dp_swap_providers(dp, &dp->other);
+
+            if (undo) {
+                char *msg = xasprintf("%s; undoing the change failed, "
+                                      "left behind: ports on the new "
+                                      "provider (%s)", error, undo);
+
+                free(undo);
+                free(error);
+                error = msg;
+            }
+        }
         if (error) {
-            return error;       /* The provider swap stays: it worked. */
+            return error;
         }
     }
     if (other->mac_aging_time != dp->other.mac_aging_time
@@ -881,6 +898,15 @@ dp_n_cpus(void)
     return n < 1 ? 1 : n;
 }
 
+/* Set by dp_set_stop_flag(); NULL: none. */
+static const volatile sig_atomic_t *dp_stop_flag;
+
+void
+dp_set_stop_flag(const volatile sig_atomic_t *flag)
+{
+    dp_stop_flag = flag;
+}
+
 /* Opens and attaches every port of 'cfg''s bridge 'br'. */
 static char *
 dp_add_bridge_ports(struct dp *dp, const struct pmd_config *cfg,
@@ -890,8 +916,12 @@ dp_add_bridge_ports(struct dp *dp, const struct pmd_config *cfg,
     char *error = NULL;
 
     for (size_t i = 0; i < br->n_ports && !error; i++) {
-        struct dp_port *port = dp_port_open(dp, &br->ports[i], &cfg->other,
-                                            &error);
+        struct dp_port *port;
+
+        if (dp_stop_flag && *dp_stop_flag) {
+            return xstrdup("start-up interrupted");
+        }
+        port = dp_port_open(dp, &br->ports[i], &cfg->other, &error);
 
         if (port && dp_port_attach(dp, port, bridge)) {
             error = xasprintf("port %s: the port table is full",

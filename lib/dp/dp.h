@@ -22,6 +22,7 @@
 #ifndef DP_H
 #define DP_H 1
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include "config/config-other.h"
@@ -31,6 +32,7 @@
 
 struct config_bridge;
 struct config_port;
+struct lockfile;
 struct ofproto;
 struct pmd;
 struct pmd_config;
@@ -103,6 +105,8 @@ struct dp_port {
                                  * opened, not attached; NULL once
                                  * attached (they are in dp->ports). */
     size_t n_members;
+    struct lockfile *lock;      /* Kernel interfaces: the lock that keeps
+                                 * other pmdswitchd instances off it. */
 };
 
 /* No port. */
@@ -159,6 +163,11 @@ struct dp {
  * NULL and a message in '*errp' (to free), with every port closed
  * again. */
 struct dp *dp_create(const struct pmd_config *cfg, char **errp);
+
+/* Makes dp_create() give up, undoing what it did, with the error "start-up
+ * interrupted", if '*flag' (set by a signal handler) is non-zero before it
+ * opens a port.  NULL: never. */
+void dp_set_stop_flag(const volatile sig_atomic_t *flag);
 void dp_destroy(struct dp *);         /* Accepts NULL. */
 
 /* Rejects a config this build cannot run, before anything is touched.
@@ -183,6 +192,23 @@ struct dp_port *dp_port_open(struct dp *, const struct config_port *cp,
 
 /* Closes 'port', which is not attached or no longer reachable. */
 void dp_port_close(struct dp_port *port);
+
+/* Undoes dp_port_open() of 'port', not attached: deletes the veth pair it
+ * created, turns promiscuous mode off if it turned it on, closes it and
+ * lets go of its interface.  Returns NULL, or a message to free that says
+ * what could not be undone. */
+char *dp_port_discard(struct dp_port *port);
+
+/* Names this daemon instance (the absolute path of its control socket) in
+ * the alias of every veth pair it creates, so that a later run of the
+ * same instance knows them (dp_sweep_interfaces()).  NULL: no tags. */
+void dp_set_instance(const char *instance);
+
+/* Deletes the veth pairs tagged by an earlier run of this instance that
+ * 'cfg' does not ask to create; the others stay for their ports to take
+ * over.  For start-up, with the instance's lock held (so the earlier run
+ * is gone).  Logs what it does. */
+void dp_sweep_interfaces(const struct pmd_config *cfg);
 
 /* Attaches 'port' (from dp_port_open()) to bridge 'bridge': gives it a
  * port number, tells the slow path and spreads its rx queues over the

@@ -16,6 +16,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <netlink/cache.h>
 #include <netlink/errno.h>
 #include <netlink/netlink.h>
 #include <netlink/socket.h>
@@ -334,6 +336,65 @@ netlink_link_delete(const char *name)
     }
     nl_socket_free(sock);
     return error;
+}
+
+int
+netlink_link_set_alias(const char *name, const char *alias)
+{
+    struct rtnl_link *changes;
+    int error;
+
+    if (!netlink_link_name_valid__(name) || strlen(alias) > 255) {
+        return EINVAL;
+    }
+    changes = rtnl_link_alloc();
+    if (!changes) {
+        return ENOMEM;
+    }
+    rtnl_link_set_ifalias(changes, alias);
+    error = netlink_link_change__(name, changes);
+    rtnl_link_put(changes);
+    return error;
+}
+
+/* What netlink_link_dump() passes through nl_cache_foreach(). */
+struct netlink_link_dump__ {
+    netlink_link_dump_cb *cb;
+    void *aux;
+};
+
+static void
+netlink_link_dump_one__(struct nl_object *obj, void *d_)
+{
+    struct netlink_link_dump__ *d = d_;
+    struct rtnl_link *link = (struct rtnl_link *) obj;
+    const char *alias = rtnl_link_get_ifalias(link);
+    struct netlink_link_info info;
+
+    netlink_link_fill__(link, &info);
+    d->cb(&info, alias ? alias : "", d->aux);
+}
+
+int
+netlink_link_dump(netlink_link_dump_cb *cb, void *aux)
+{
+    struct netlink_link_dump__ d = { cb, aux };
+    struct nl_cache *cache;
+    struct nl_sock *sock;
+    int error, err;
+
+    error = netlink_link_open__(&sock);
+    if (error) {
+        return error;
+    }
+    err = rtnl_link_alloc_cache(sock, AF_UNSPEC, &cache);
+    nl_socket_free(sock);
+    if (err < 0) {
+        return netlink_link_errno__(err);
+    }
+    nl_cache_foreach(cache, netlink_link_dump_one__, &d);
+    nl_cache_free(cache);
+    return 0;
 }
 
 char *

@@ -92,6 +92,21 @@ int netlink_link_create_veth_ns(const char *name, const char *peer,
  * ENODEV if there is no such interface, or another errno value. */
 int netlink_link_delete(const char *name);
 
+/* Sets the alias of interface 'name' (IFLA_IFALIAS, "ip link set NAME
+ * alias ALIAS"; shown by "ip -d link") to 'alias', at most 255 bytes.
+ * Returns like netlink_link_set_up(). */
+int netlink_link_set_alias(const char *name, const char *alias);
+
+/* Called by netlink_link_dump() for each interface: 'info', and its alias
+ * ("" if none), both valid only during the call. */
+typedef void netlink_link_dump_cb(const struct netlink_link_info *info,
+                                  const char *alias, void *aux);
+
+/* Calls 'cb' with 'aux' for every interface of the calling thread's
+ * network namespace.  Returns 0 or an errno value (then 'cb' was called
+ * for none). */
+int netlink_link_dump(netlink_link_dump_cb *cb, void *aux);
+
 /* Returns a message for 'error', a value returned by one of the functions
  * above for interface 'name', such as "interface veth0 does not exist".
  * The caller must free() it. */
