@@ -52,6 +52,7 @@ EXTRA_DIST += tests/test-parse-pcap.sh
 
 # Rootless datapath tests: the real daemon on dummy ports (no root).
 DUMMY_TESTS = \
+	tests/dummy/test-appctl-limits.sh \
 	tests/dummy/test-bridges.sh \
 	tests/dummy/test-conservation.sh \
 	tests/dummy/test-coverage.sh \
@@ -59,7 +60,8 @@ DUMMY_TESTS = \
 	tests/dummy/test-normal.sh \
 	tests/dummy/test-reconfig.sh
 TESTS += $(DUMMY_TESTS)
-EXTRA_DIST += $(DUMMY_TESTS) tests/dummy/lib.sh
+EXTRA_DIST += $(DUMMY_TESTS) tests/dummy/lib.sh \
+	tests/dummy/appctl-hostile.py
 
 # The layering of lib/: no include goes up a layer.
 TESTS += tests/check-layering.sh
