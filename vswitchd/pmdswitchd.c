@@ -445,6 +445,33 @@ unixctl_exit(struct unixctl_conn *conn, int argc OVS_UNUSED,
     event_base_loopbreak(base_);
 }
 
+/* The file descriptors pmdswitchd asks for: each port takes one per rx
+ * queue (two with TPACKET_V3) and one per PMD, so this covers a full port
+ * table of 2,048 ports with several PMDs, and appctl clients besides. */
+#define PMDSWITCHD_NOFILE 65536
+
+/* Raises the soft descriptor limit to PMDSWITCHD_NOFILE, or to the hard
+ * limit if lower, and logs what it got. */
+static void
+raise_nofile_limit(void)
+{
+    unsigned long long before, after, hard;
+    int error = raise_fd_limit(PMDSWITCHD_NOFILE, &before, &after, &hard);
+
+    if (error) {
+        VLOG_WARN("cannot raise the file descriptor limit (RLIMIT_NOFILE) "
+                  "from %llu: %s", before, strerror(error));
+    } else if (after < PMDSWITCHD_NOFILE) {
+        VLOG_INFO("file descriptor limit (RLIMIT_NOFILE): %llu, the hard "
+                  "limit (%d wanted)", after, PMDSWITCHD_NOFILE);
+    } else if (after != before) {
+        VLOG_INFO("file descriptor limit (RLIMIT_NOFILE) raised from %llu "
+                  "to %llu (hard limit %llu)", before, after, hard);
+    } else {
+        VLOG_INFO("file descriptor limit (RLIMIT_NOFILE): %llu", after);
+    }
+}
+
 /* Registers every appctl command the daemon serves, and with
  * 'enable_dummy' those of dummy ports and the test clock. */
 static void
@@ -562,6 +589,7 @@ main(int argc, char *argv[])
 
     VLOG_INFO("pmdswitchd %s starting with %s", PACKAGE_VERSION,
               opts.config);
+    raise_nofile_limit();
     /* The control socket comes first: a second instance must stop here,
      * before it touches a port. */
     base = event_base_new();
