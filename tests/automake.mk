@@ -57,6 +57,7 @@ DUMMY_TESTS = \
 	tests/dummy/test-conservation.sh \
 	tests/dummy/test-coverage.sh \
 	tests/dummy/test-expiry.sh \
+	tests/dummy/test-fd-limits.sh \
 	tests/dummy/test-normal.sh \
 	tests/dummy/test-reconfig.sh
 TESTS += $(DUMMY_TESTS)

@@ -461,14 +461,14 @@ raise_nofile_limit(void)
     if (error) {
         VLOG_WARN("cannot raise the file descriptor limit (RLIMIT_NOFILE) "
                   "from %llu: %s", before, strerror(error));
-    } else if (after < PMDSWITCHD_NOFILE) {
-        VLOG_INFO("file descriptor limit (RLIMIT_NOFILE): %llu, the hard "
-                  "limit (%d wanted)", after, PMDSWITCHD_NOFILE);
     } else if (after != before) {
         VLOG_INFO("file descriptor limit (RLIMIT_NOFILE) raised from %llu "
-                  "to %llu (hard limit %llu)", before, after, hard);
+                  "to %llu (hard limit %llu%s)", before, after, hard,
+                  after < PMDSWITCHD_NOFILE ? ", 65536 wanted" : "");
     } else {
-        VLOG_INFO("file descriptor limit (RLIMIT_NOFILE): %llu", after);
+        VLOG_INFO("file descriptor limit (RLIMIT_NOFILE): %llu%s", after,
+                  after < PMDSWITCHD_NOFILE
+                  ? " (the hard limit; 65536 wanted)" : "");
     }
 }
 
