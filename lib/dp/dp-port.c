@@ -171,6 +171,7 @@ dp_port_open_netdev(struct dp *dp, struct dp_port *port, const char *type,
 {
     struct netdev_options opts = { .n_rxq = port->n_rxq,
                                    .n_txq = dp->n_txq,
+                                   .max_txq = dp->max_txq,
                                    .create = create,
                                    .replaces = replaces,
                                    .pcap = port->pcap };

@@ -709,6 +709,48 @@ dp_swap_providers(struct dp *dp, const struct config_other *other)
     return error;
 }
 
+/* The ports with fewer tx queues than dp->n_txq. */
+static int
+dp_n_short_ports(const struct dp *dp)
+{
+    int n = 0;
+
+    for (int i = 0; i < DP_MAX_PORTS; i++) {
+        const struct dp_port *port = dp->ports[i];
+
+        n += port && port->netdev && netdev_n_txq(port->netdev) < dp->n_txq;
+    }
+    return n;
+}
+
+/* Gives every port 'n_txq' tx queues before that many PMDs run: in place
+ * where the provider can, otherwise dp_swap_providers() reopens the port.
+ * Returns NULL, or an error with dp->n_txq as it was (ports that grew keep
+ * their extra queues, unused). */
+static char *
+dp_grow_txqs(struct dp *dp, int n_txq)
+{
+    for (int i = 0; i < DP_MAX_PORTS; i++) {
+        struct dp_port *port = dp->ports[i];
+        char *error = NULL;
+        int err;
+
+        if (!port || !port->netdev) {
+            continue;
+        }
+        err = netdev_set_n_txq(port->netdev, n_txq, &error);
+        if (err && err != EOPNOTSUPP) {
+            char *msg = xasprintf("port %s: %s", port->name,
+                                  error ? error : strerror(err));
+
+            free(error);
+            return msg;
+        }
+    }
+    dp->n_txq = n_txq;
+    return NULL;
+}
+
 char *
 dp_set_other(struct dp *dp, const struct config_other *other)
 {
@@ -724,16 +766,16 @@ dp_set_other(struct dp *dp, const struct config_other *other)
         VLOG_WARN("use-tpacket-v3 is true but this build has no TPACKET_V3 "
                   "support; using recvmmsg/sendmmsg");
     }
+    if (n_cores > dp->n_txq) {
+        error = dp_grow_txqs(dp, n_cores);
+        if (error) {
+            return error;
+        }
+    }
     if (other->use_tpacket_v3 != dp->other.use_tpacket_v3
-        || n_cores > dp->n_txq) {
-        /* More PMDs than ever before need a tx queue each on every port
-         * before they start. */
-        int n_txq = dp->n_txq;
-
-        dp->n_txq = MAX(n_txq, n_cores);
+        || dp_n_short_ports(dp)) {
         error = dp_swap_providers(dp, other);
         if (error) {
-            dp->n_txq = n_txq;
             return error;
         }
     }
@@ -779,6 +821,18 @@ dp_n_cpus(void)
     return n < 1 ? 1 : n;
 }
 
+/* The cores this process may run on (at most 'n_cpus' of them). */
+static int
+dp_n_allowed_cpus(int n_cpus)
+{
+    cpu_set_t allowed;
+
+    if (sched_getaffinity(0, sizeof allowed, &allowed)) {
+        return n_cpus;
+    }
+    return MIN(CPU_COUNT(&allowed), n_cpus);
+}
+
 /* Opens and attaches every port of 'cfg''s bridge 'br'. */
 static char *
 dp_add_bridge_ports(struct dp *dp, const struct pmd_config *cfg,
@@ -818,6 +872,7 @@ dp_create(const struct pmd_config *cfg, char **errp)
     dp = xzalloc(sizeof *dp);
     dp->n_cpus = dp_n_cpus();
     dp->n_txq = n_cores;
+    dp->max_txq = MAX(n_cores, dp_n_allowed_cpus(dp->n_cpus));
     dp->other = cfg->other;
     dp->stats_cleared_ms = time_msec();
     pmd_perf_tsc_hz();          /* Calibrates now, not in a PMD or reply. */

@@ -147,6 +147,9 @@ struct dp {
                                          * once, so that each PMD sends
                                          * on a queue of its own (its
                                          * 'bond_slot'). */
+    int max_txq;                        /* Tx queues a port can grow to
+                                         * without reopening: the cores
+                                         * a PMD may run on. */
     long long next_interval_ms;         /* Next rx queue usage sample. */
     long long next_link_check_ms;       /* Next dp_link_run() check. */
     int interval_idx;                   /* Slot it goes into. */
