@@ -90,6 +90,24 @@ if (($(nproc) >= 2)); then
     dm_wait_stat p1 tx_packets 1
 fi
 
+# A real port: as many transmit sockets as PMDs, not one per claimed CPU.
+if [[ -n $FAKE_CPUS ]]; then
+    ps_add_quiet_ns dmfd-ns
+    ps_add_veth_to_ns dmfd-ns eth0 dmfd-sw
+    n_pmds=$(dm_json dpif-netdev/pmd-stats-show -- "len([p for p in j if p.get('core_id') is not None])")
+    before=$(n_fds)
+    ps_appctl add-port br0 v1 interface=dmfd-sw >/dev/null
+    added=$(($(n_fds) - before))
+    ps_assert_eq "v1 tx queues" "$n_pmds" "$(n_txq v1)"
+    # Receive sockets (two with tpacket), one per PMD to send, and a
+    # steering program.
+    ((added <= 3 + n_pmds)) ||
+        ps_fail "a veth port took $added descriptors with $n_pmds PMDs"
+    ps_info "ok: a veth port takes $added descriptors with $n_pmds PMDs"
+    ps_appctl del-port br0 v1 >/dev/null
+    ps_assert_eq "descriptors after del-port v1" "$before" "$(n_fds)"
+fi
+
 # A core outside the daemon's CPU affinity is refused with a clear error,
 # however many CPUs the machine claims.
 core=$(($(nproc --all) > 2 ? $(nproc --all) : 2))
