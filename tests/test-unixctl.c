@@ -870,17 +870,19 @@ test_idle_timeout(void)
     int silent = raw_connect();
     int partial = raw_connect();
     long long start = mono_msec();
+    bool closed = false;
 
     raw_send(partial, half, strlen(half));
     CHECK_TRANSACT("echo", 1, args, false, "served", NULL);
-    /* A byte at a time does not keep a half request alive. */
-    for (int i = 0; i < 4; i++) {
-        usleep(LIM_IDLE_MS / 4 * 1000);
-        raw_send(partial, "a", 1);
+    /* A byte now and then does not keep a half request alive: the server
+     * closes it while it still trickles. */
+    while (!closed && mono_msec() - start < 8 * LIM_IDLE_MS) {
+        usleep(LIM_IDLE_MS / 6 * 1000);
+        closed = send(partial, " ", 1, MSG_NOSIGNAL) < 0;
     }
-    CHECK(wait_closed(silent), "silent client not closed");
-    CHECK(wait_closed(partial), "half-request client not closed");
+    CHECK(closed, "a trickling half request kept its client connected");
     CHECK(mono_msec() - start >= LIM_IDLE_MS, "closed before the timeout");
+    CHECK(wait_closed(silent), "silent client not closed");
     CHECK_INT(coverage_get("unixctl_idle_timeout") - before, 2);
     CHECK_TRANSACT("echo", 1, args, false, "served", NULL);
     close(silent);
@@ -964,6 +966,7 @@ test_out_of_descriptors(void)
     struct sockaddr_un sun = { .sun_family = AF_UNIX };
     int fd = socket(AF_UNIX, SOCK_STREAM, 0);
     struct rlimit old, none;
+    int fillers[64], n_fillers = 0;
     uint64_t n_failed;
     long long start;
     int lowest_free;
@@ -971,15 +974,22 @@ test_out_of_descriptors(void)
 
     /* No descriptor left for this process, server and client alike: the
      * kernel still completes a connection into the backlog, and the
-     * server cannot accept it. */
+     * server cannot accept it.  The clients of the tests before are gone
+     * first (idle ones after LIM_IDLE_MS), and descriptors the server
+     * closes meanwhile are taken by 'fillers'. */
+    usleep(2 * LIM_IDLE_MS * 1000);
     lowest_free = dup(0);
     CHECK(fd >= 0 && lowest_free >= 0 && !getrlimit(RLIMIT_NOFILE, &old),
           "setup: %s", strerror(errno));
     close(lowest_free);
     none = old;
-    none.rlim_cur = lowest_free;
+    none.rlim_cur = lowest_free + 1;
     CHECK(!setrlimit(RLIMIT_NOFILE, &none), "setrlimit: %s",
           strerror(errno));
+    while (n_fillers < (int) ARRAY_SIZE(fillers)
+           && (fillers[n_fillers] = dup(0)) >= 0) {
+        n_fillers++;
+    }
     strcpy(sun.sun_path, sock_path);
     CHECK(!connect(fd, (struct sockaddr *) &sun, sizeof sun), "connect: %s",
           strerror(errno));
@@ -997,6 +1007,9 @@ test_out_of_descriptors(void)
 
     /* Descriptors again: the waiting client is served. */
     CHECK(!setrlimit(RLIMIT_NOFILE, &old), "setrlimit: %s", strerror(errno));
+    for (int i = 0; i < n_fillers; i++) {
+        close(fillers[i]);
+    }
     text = raw_read_all(fd);
     CHECK_STR(text, "{\"result\":\"queued\",\"error\":null,\"id\":3}");
     free(text);
