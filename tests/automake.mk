@@ -55,10 +55,12 @@ EXTRA_DIST += tests/test-parse-pcap.sh
 
 # Rootless datapath tests: the real daemon on dummy ports (no root).
 DUMMY_TESTS = \
+	tests/dummy/test-appctl-limits.sh \
 	tests/dummy/test-bridges.sh \
 	tests/dummy/test-conservation.sh \
 	tests/dummy/test-coverage.sh \
 	tests/dummy/test-expiry.sh \
+	tests/dummy/test-fd-limits.sh \
 	tests/dummy/test-instances.sh \
 	tests/dummy/test-mac-flood.sh \
 	tests/dummy/test-normal.sh \
@@ -66,7 +68,8 @@ DUMMY_TESTS = \
 	tests/dummy/test-revalidate-ack.sh \
 	tests/dummy/test-rule-counters.sh
 TESTS += $(DUMMY_TESTS)
-EXTRA_DIST += $(DUMMY_TESTS) tests/dummy/lib.sh
+EXTRA_DIST += $(DUMMY_TESTS) tests/dummy/lib.sh \
+	tests/dummy/appctl-hostile.py
 
 # The layering of lib/: no include goes up a layer.
 TESTS += tests/check-layering.sh

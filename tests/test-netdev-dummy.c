@@ -188,6 +188,46 @@ test_dummy_tx(void)
     unlink(path);
 }
 
+/* Tx queues grow in place up to 'max_txq', and the new ones send. */
+static void
+test_dummy_grow_txqs(void)
+{
+    struct netdev_options opts = { .n_rxq = 1, .n_txq = 1, .max_txq = 3 };
+    struct netdev_dummy_capture cap;
+    struct dp_packet packet;
+    uint8_t frame[64] = { 0 };
+    struct dp_batch batch;
+    struct netdev *netdev;
+    char *error = NULL;
+
+    CHECK_INT(netdev_open("dm2", "dummy", &opts, &netdev, &error), 0);
+    if (!netdev) {
+        free(error);
+        return;
+    }
+    CHECK_INT(netdev_n_txq(netdev), 1);
+    CHECK_INT(netdev_set_n_txq(netdev, 3, &error), 0);
+    CHECK_INT(netdev_n_txq(netdev), 3);
+    CHECK_INT(netdev_set_n_txq(netdev, 2, &error), 0);
+    CHECK_INT(netdev_n_txq(netdev), 3);
+    CHECK_INT(netdev_set_n_txq(netdev, 4, &error), EOPNOTSUPP);
+    CHECK_INT(netdev_n_txq(netdev), 3);
+    CHECK(!error, "error set: %s", error);
+
+    for (int qid = 0; qid < 3; qid++) {
+        frame[0] = qid;
+        dp_packet_init(&packet, frame, sizeof frame, 0);
+        dp_batch_init(&batch);
+        dp_batch_add(&batch, &packet);
+        netdev_send(netdev, qid, &batch);
+    }
+    netdev_run();
+    netdev_dummy_get_capture(netdev, true, &cap);
+    CHECK_INT(cap.n, 3);
+    netdev_dummy_capture_uninit(&cap);
+    netdev_close(netdev);
+}
+
 int
 main(void)
 {
@@ -195,5 +235,6 @@ main(void)
     netdev_dummy_enable();
     test_dummy_rx();
     test_dummy_tx();
+    test_dummy_grow_txqs();
     return check_finish("test-netdev-dummy");
 }

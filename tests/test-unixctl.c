@@ -5,24 +5,31 @@
  * Unit tests for lib/unixctl: a server runs in its own thread with its own
  * event base on a socket in a private temporary directory, and the checks
  * talk to it with unixctl_client_transact() and with raw sockets for
- * malformed, oversized, silent and half-sent requests.  No root needed.
+ * malformed, oversized, silent and half-sent requests.  A second server,
+ * with small limits, faces clients that exceed them: too many at once,
+ * silent ones, ones that never read their replies, and more clients than
+ * the process has descriptors for.  No root needed.
  */
 #include <autoconf.h>
 #include "control/unixctl.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <event2/event.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
+#include <time.h>
 #include <unistd.h>
 #include "check.h"
 #include "unixctl-test.h"
+#include "base/coverage.h"
 #include "base/util.h"
 
 #define N_CONCURRENT 100
@@ -822,6 +829,194 @@ test_stale_and_dir(void)
     free(path);
 }
 
+
+/* Limits: a second server with small ones. */
+
+#define LIM_MAX_CLIENTS 4
+#define LIM_IDLE_MS 300
+#define LIM_MAX_QUEUED (64 * 1024)
+
+static long long
+mono_msec(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long long) ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Waits up to 5 s for the server to close 'fd' (EOF or reset on a read).
+ * Returns true if it did. */
+static bool
+wait_closed(int fd)
+{
+    struct timeval tv = { .tv_sec = 5 };
+    char buf[4096];
+    ssize_t n;
+
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+    while ((n = recv(fd, buf, sizeof buf, 0)) > 0) {
+        continue;
+    }
+    return n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK);
+}
+
+static void
+test_idle_timeout(void)
+{
+    const char *half = "{\"method\":\"echo\",\"par";
+    uint64_t before = coverage_get("unixctl_idle_timeout");
+    const char *args[] = { "served" };
+    int silent = raw_connect();
+    int partial = raw_connect();
+    long long start = mono_msec();
+    bool closed = false;
+
+    raw_send(partial, half, strlen(half));
+    CHECK_TRANSACT("echo", 1, args, false, "served", NULL);
+    /* A byte now and then does not keep a half request alive: the server
+     * closes it while it still trickles. */
+    while (!closed && mono_msec() - start < 8 * LIM_IDLE_MS) {
+        usleep(LIM_IDLE_MS / 6 * 1000);
+        closed = send(partial, " ", 1, MSG_NOSIGNAL) < 0;
+    }
+    CHECK(closed, "a trickling half request kept its client connected");
+    CHECK(mono_msec() - start >= LIM_IDLE_MS, "closed before the timeout");
+    CHECK(wait_closed(silent), "silent client not closed");
+    CHECK_INT(coverage_get("unixctl_idle_timeout") - before, 2);
+    CHECK_TRANSACT("echo", 1, args, false, "served", NULL);
+    close(silent);
+    close(partial);
+}
+
+static void
+test_client_cap(void)
+{
+    uint64_t evicted = coverage_get("unixctl_client_evicted");
+    uint64_t deferred = coverage_get("unixctl_client_deferred");
+    const char *args[] = { "room" };
+    int fds[LIM_MAX_CLIENTS];
+
+    /* Every slot taken by a silent client: a new client waits until the
+     * idlest has been idle long enough, then gets its slot. */
+    for (int i = 0; i < LIM_MAX_CLIENTS; i++) {
+        fds[i] = raw_connect();
+    }
+    CHECK_TRANSACT("echo", 1, args, false, "room", NULL);
+    CHECK_INT(coverage_get("unixctl_client_evicted") - evicted, 1);
+    CHECK(coverage_get("unixctl_client_deferred") > deferred,
+          "the new client did not wait");
+    CHECK(wait_closed(fds[0]) || wait_closed(fds[1])
+          || wait_closed(fds[2]) || wait_closed(fds[3]),
+          "no silent client was closed");
+    for (int i = 0; i < LIM_MAX_CLIENTS; i++) {
+        close(fds[i]);
+    }
+}
+
+/* Sends requests on a client that never reads until the server closes it.
+ * Returns true if it did within 10 s. */
+static bool
+flood_until_closed(int fd)
+{
+    const char *req = "{\"method\":\"list-commands\",\"id\":1}";
+    long long deadline = mono_msec() + 10000;
+    size_t len = strlen(req);
+
+    while (mono_msec() < deadline) {
+        ssize_t n = send(fd, req, len, MSG_NOSIGNAL | MSG_DONTWAIT);
+
+        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+            usleep(1000);
+        } else if (n < 0) {
+            return true;        /* EPIPE or ECONNRESET. */
+        }
+    }
+    return false;
+}
+
+static void
+test_unread_replies(void)
+{
+    uint64_t before = coverage_get("unixctl_reply_overflow");
+    const char *args[] = { "still" };
+    int fd = raw_connect();
+
+    CHECK(flood_until_closed(fd), "flooding client not closed");
+    CHECK_INT(coverage_get("unixctl_reply_overflow") - before, 1);
+    CHECK_TRANSACT("echo", 1, args, false, "still", NULL);
+    close(fd);
+}
+
+static void
+test_concurrent_over_cap(void)
+{
+    /* A burst of well-behaved clients larger than the cap: each waits for
+     * a slot and none is turned away. */
+    test_concurrent();
+}
+
+static void
+test_out_of_descriptors(void)
+{
+    const char *req = "{\"method\":\"echo\",\"params\":[\"queued\"],"
+                      "\"id\":3}";
+    uint64_t before = coverage_get("unixctl_accept_failed");
+    const char *args[] = { "back" };
+    struct sockaddr_un sun = { .sun_family = AF_UNIX };
+    int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+    struct rlimit old, none;
+    int fillers[64], n_fillers = 0;
+    uint64_t n_failed;
+    long long start;
+    int lowest_free;
+    char *text;
+
+    /* No descriptor left for this process, server and client alike: the
+     * kernel still completes a connection into the backlog, and the
+     * server cannot accept it.  The clients of the tests before are gone
+     * first (idle ones after LIM_IDLE_MS), and descriptors the server
+     * closes meanwhile are taken by 'fillers'. */
+    usleep(2 * LIM_IDLE_MS * 1000);
+    lowest_free = dup(0);
+    CHECK(fd >= 0 && lowest_free >= 0 && !getrlimit(RLIMIT_NOFILE, &old),
+          "setup: %s", strerror(errno));
+    close(lowest_free);
+    none = old;
+    none.rlim_cur = lowest_free + 1;
+    CHECK(!setrlimit(RLIMIT_NOFILE, &none), "setrlimit: %s",
+          strerror(errno));
+    while (n_fillers < (int) ARRAY_SIZE(fillers)
+           && (fillers[n_fillers] = dup(0)) >= 0) {
+        n_fillers++;
+    }
+    strcpy(sun.sun_path, sock_path);
+    CHECK(!connect(fd, (struct sockaddr *) &sun, sizeof sun), "connect: %s",
+          strerror(errno));
+    raw_send(fd, req, strlen(req));
+    shutdown(fd, SHUT_WR);
+
+    /* Half a second without descriptors: a few retries, not a spin. */
+    start = mono_msec();
+    usleep(500 * 1000);
+    n_failed = coverage_get("unixctl_accept_failed") - before;
+    CHECK(n_failed >= 1, "no accept failure counted");
+    CHECK(n_failed <= (uint64_t) (mono_msec() - start) / 100 + 3,
+          "%"PRIu64" accept failures in %lld ms", n_failed,
+          mono_msec() - start);
+
+    /* Descriptors again: the waiting client is served. */
+    CHECK(!setrlimit(RLIMIT_NOFILE, &old), "setrlimit: %s", strerror(errno));
+    for (int i = 0; i < n_fillers; i++) {
+        close(fillers[i]);
+    }
+    text = raw_read_all(fd);
+    CHECK_STR(text, "{\"result\":\"queued\",\"error\":null,\"id\":3}");
+    free(text);
+    close(fd);
+    CHECK_TRANSACT("echo", 1, args, false, "back", NULL);
+}
+
 int
 main(void)
 {
@@ -840,6 +1035,18 @@ main(void)
         { "second-server-refused", test_second_server_refused },
         { "socket-modes", test_socket_modes },
     };
+    static const struct check_test limit_tests[] = {
+        { "idle-timeout", test_idle_timeout },
+        { "client-cap", test_client_cap },
+        { "unread-replies", test_unread_replies },
+        { "concurrent-over-cap", test_concurrent_over_cap },
+        { "out-of-descriptors", test_out_of_descriptors },
+    };
+    const struct unixctl_limits limits = {
+        .max_clients = LIM_MAX_CLIENTS,
+        .idle_timeout_ms = LIM_IDLE_MS,
+        .max_queued = LIM_MAX_QUEUED,
+    };
     struct unixctl_test_server st;
 
     signal(SIGPIPE, SIG_IGN);
@@ -856,6 +1063,14 @@ main(void)
         unixctl_test_server_stop(&st);
         CHECK(access(sock_path, F_OK), "socket left after destroy");
     }
+    snprintf(sock_path, sizeof sock_path, "%s/limited.ctl", tmpdir);
+    if (unixctl_test_server_start_limited(&st, sock_path, &limits)) {
+        check_run_tests(limit_tests, ARRAY_SIZE(limit_tests));
+        unixctl_test_server_stop(&st);
+    } else {
+        CHECK(false, "%s", st.error);
+    }
+    snprintf(sock_path, sizeof sock_path, "%s/test.ctl", tmpdir);
     test_stale_and_dir();
     json_decref(text_json_probe);
     rmdir(tmpdir);

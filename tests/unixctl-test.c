@@ -77,6 +77,14 @@ server_main(void *base)
 bool
 unixctl_test_server_start(struct unixctl_test_server *s, const char *path)
 {
+    return unixctl_test_server_start_limited(s, path, NULL);
+}
+
+bool
+unixctl_test_server_start_limited(struct unixctl_test_server *s,
+                                  const char *path,
+                                  const struct unixctl_limits *limits)
+{
     char *err = NULL;
     int error;
 
@@ -105,6 +113,9 @@ unixctl_test_server_start(struct unixctl_test_server *s, const char *path)
         set_error(s, "server on %s: %s", s->path, err ? err : "?");
         free(err);
         goto fail;
+    }
+    if (limits) {
+        unixctl_server_set_limits(s->server, limits);
     }
     if (pipe(s->stop_pipe)) {
         set_error(s, "pipe: %s", strerror(errno));

@@ -20,6 +20,7 @@
 
 struct event;
 struct event_base;
+struct unixctl_limits;
 struct unixctl_server;
 
 /* A running test server.  Written by unixctl_test_server_start() and
@@ -48,6 +49,12 @@ struct unixctl_test_server {
  * 's->error' and nothing left behind, on failure.  Main thread. */
 bool unixctl_test_server_start(struct unixctl_test_server *s,
                                const char *path);
+
+/* Same, with the server's limits set to '*limits' (unless NULL) before it
+ * serves anything. */
+bool unixctl_test_server_start_limited(struct unixctl_test_server *s,
+                                       const char *path,
+                                       const struct unixctl_limits *limits);
 
 /* Stops the thread of the server in 's', destroys the server (which
  * removes its socket), removes the temporary directory if start made one,

@@ -59,6 +59,8 @@ struct options {
     bool monitor;               /* --monitor: restart after a crash. */
     bool enable_dummy;          /* --enable-dummy: dummy ports, the test
                                  * clock. */
+    struct unixctl_limits appctl; /* --appctl-max-clients and
+                                   * --appctl-idle-timeout. */
 };
 
 /* Prints 'error' (which it frees) and exits with status 1.  Freeing first
@@ -87,6 +89,10 @@ usage(void)
            "  --monitor             restart the daemon if it crashes\n"
            "  --unixctl PATH        serve pmdswitch-appctl on PATH\n"
            "                        (default " UNIXCTL_DEFAULT_PATH ")\n"
+           "  --appctl-max-clients=N   serve at most N appctl clients at\n"
+           "                        once (default %d)\n"
+           "  --appctl-idle-timeout=SECS  close an appctl client idle for\n"
+           "                        SECS seconds (default %d)\n"
            "  --log-file[=FILE]     also log to FILE\n"
            "                        (default " DEFAULT_LOGFILE ")\n"
            "  --enable-dummy        allow dummy ports and serve\n"
@@ -95,14 +101,34 @@ usage(void)
            "  -v, --verbose=MODULE:LEVEL  set a log level (repeatable);\n"
            "                        -v syslog:info also logs to syslog\n"
            "  -h, --help            print this help and exit\n"
-           "  -V, --version         print the version and exit\n");
+           "  -V, --version         print the version and exit\n",
+           UNIXCTL_DEFAULT_MAX_CLIENTS,
+           UNIXCTL_DEFAULT_IDLE_TIMEOUT_MS / 1000);
+}
+
+/* Parses 'arg', the argument of option 'name', as an integer from 'min' to
+ * 'max', or exits with an error. */
+static int
+parse_int_option(const char *name, const char *arg, int min, int max)
+{
+    char *end;
+    long v;
+
+    errno = 0;
+    v = strtol(arg, &end, 10);
+    if (errno || end == arg || *end || v < min || v > max) {
+        ovs_fatal(0, "pmdswitchd: --%s must be an integer from %d to %d "
+                  "(got \"%s\")", name, min, max, arg);
+    }
+    return v;
 }
 
 static void
 parse_options(int argc, char *argv[], struct options *opts)
 {
     enum { OPT_CONFIG = 256, OPT_PIDFILE, OPT_DETACH, OPT_LOG_FILE,
-           OPT_UNIXCTL, OPT_MONITOR, OPT_ENABLE_DUMMY, OPT_CHECK_CONFIG };
+           OPT_UNIXCTL, OPT_MONITOR, OPT_ENABLE_DUMMY, OPT_CHECK_CONFIG,
+           OPT_APPCTL_MAX_CLIENTS, OPT_APPCTL_IDLE_TIMEOUT };
     static const struct option long_options[] = {
         { "config", required_argument, NULL, OPT_CONFIG },
         { "check-config", required_argument, NULL, OPT_CHECK_CONFIG },
@@ -112,6 +138,10 @@ parse_options(int argc, char *argv[], struct options *opts)
         { "log-file", optional_argument, NULL, OPT_LOG_FILE },
         { "unixctl", required_argument, NULL, OPT_UNIXCTL },
         { "enable-dummy", no_argument, NULL, OPT_ENABLE_DUMMY },
+        { "appctl-max-clients", required_argument, NULL,
+          OPT_APPCTL_MAX_CLIENTS },
+        { "appctl-idle-timeout", required_argument, NULL,
+          OPT_APPCTL_IDLE_TIMEOUT },
         { "verbose", required_argument, NULL, 'v' },
         { "help", no_argument, NULL, 'h' },
         { "version", no_argument, NULL, 'V' },
@@ -121,6 +151,7 @@ parse_options(int argc, char *argv[], struct options *opts)
 
     memset(opts, 0, sizeof *opts);
     opts->unixctl = UNIXCTL_DEFAULT_PATH;
+    opts->appctl = (struct unixctl_limits) UNIXCTL_LIMITS_DEFAULT;
     while ((c = getopt_long(argc, argv, "v:hV", long_options, NULL)) != -1) {
         char *error;
 
@@ -145,6 +176,14 @@ parse_options(int argc, char *argv[], struct options *opts)
             break;
         case OPT_ENABLE_DUMMY:
             opts->enable_dummy = true;
+            break;
+        case OPT_APPCTL_MAX_CLIENTS:
+            opts->appctl.max_clients = parse_int_option(
+                "appctl-max-clients", optarg, 1, 65536);
+            break;
+        case OPT_APPCTL_IDLE_TIMEOUT:
+            opts->appctl.idle_timeout_ms = parse_int_option(
+                "appctl-idle-timeout", optarg, 1, 86400) * 1000;
             break;
         case OPT_LOG_FILE:
             opts->log_file = optarg ? optarg : DEFAULT_LOGFILE;
@@ -466,6 +505,33 @@ unixctl_exit(struct unixctl_conn *conn, int argc OVS_UNUSED,
     event_base_loopbreak(base_);
 }
 
+/* The file descriptors pmdswitchd asks for: each port takes one per rx
+ * queue (two with TPACKET_V3) and one per PMD, so this covers a full port
+ * table of 2,048 ports with several PMDs, and appctl clients besides. */
+#define PMDSWITCHD_NOFILE 65536
+
+/* Raises the soft descriptor limit to PMDSWITCHD_NOFILE, or to the hard
+ * limit if lower, and logs what it got. */
+static void
+raise_nofile_limit(void)
+{
+    unsigned long long before, after, hard;
+    int error = raise_fd_limit(PMDSWITCHD_NOFILE, &before, &after, &hard);
+
+    if (error) {
+        VLOG_WARN("cannot raise the file descriptor limit (RLIMIT_NOFILE) "
+                  "from %llu: %s", before, strerror(error));
+    } else if (after != before) {
+        VLOG_INFO("file descriptor limit (RLIMIT_NOFILE) raised from %llu "
+                  "to %llu (hard limit %llu%s)", before, after, hard,
+                  after < PMDSWITCHD_NOFILE ? ", 65536 wanted" : "");
+    } else {
+        VLOG_INFO("file descriptor limit (RLIMIT_NOFILE): %llu%s", after,
+                  after < PMDSWITCHD_NOFILE
+                  ? " (the hard limit; 65536 wanted)" : "");
+    }
+}
+
 /* Registers every appctl command the daemon serves, and with
  * 'enable_dummy' those of dummy ports and the test clock. */
 static void
@@ -596,6 +662,7 @@ main(int argc, char *argv[])
 
     VLOG_INFO("pmdswitchd %s starting with %s", PACKAGE_VERSION,
               opts.config);
+    raise_nofile_limit();
     /* The control socket comes first: a second instance must stop here,
      * before it touches a port. */
     base = event_base_new();
@@ -609,6 +676,7 @@ main(int argc, char *argv[])
         event_base_free(base);
         exit_with_error(error);
     }
+    unixctl_server_set_limits(unixctl, &opts.appctl);
     error = opts.pidfile ? pidfile_check(opts.pidfile) : NULL;
     if (error) {
         config_destroy(cfg);

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -200,4 +201,35 @@ write_fully(int fd, const void *data_, size_t size)
         data += n;
         size -= n;
     }
+}
+
+int
+raise_fd_limit(unsigned long long want, unsigned long long *before,
+               unsigned long long *after, unsigned long long *hard)
+{
+    struct rlimit rl;
+    rlim_t old;
+    int error = 0;
+
+    if (getrlimit(RLIMIT_NOFILE, &rl)) {
+        return errno;
+    }
+    old = rl.rlim_cur;
+    if (rl.rlim_cur < want) {
+        rl.rlim_cur = MIN((rlim_t) want, rl.rlim_max);
+        if (rl.rlim_cur > old && setrlimit(RLIMIT_NOFILE, &rl)) {
+            error = errno;
+            rl.rlim_cur = old;
+        }
+    }
+    if (before) {
+        *before = old;
+    }
+    if (after) {
+        *after = rl.rlim_cur;
+    }
+    if (hard) {
+        *hard = rl.rlim_max;
+    }
+    return error;
 }

@@ -60,6 +60,14 @@ void *xzalloc_cacheline(size_t size);
 void *xmalloc_pages(size_t size);
 void free_pages(void *p, size_t size);  /* Accepts NULL. */
 
+/* Raises this process's soft RLIMIT_NOFILE to 'want', or to the hard limit
+ * if that is lower; never lowers it.  Stores the soft limit before and
+ * after in '*before' and '*after', and the hard limit in '*hard' (each may
+ * be NULL).  Returns 0, or an errno with the limit unchanged.  Any
+ * thread. */
+int raise_fd_limit(unsigned long long want, unsigned long long *before,
+                   unsigned long long *after, unsigned long long *hard);
+
 /* Monotonic time, plus whatever time_warp() added.  Cheap enough for
  * PMD threads: a clock_gettime() and one relaxed load. */
 long long time_msec(void);

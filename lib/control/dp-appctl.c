@@ -378,6 +378,12 @@ dp_show_port(const struct dp *dp, const struct dp_port *port,
     if (port->patch_peer) {
         json_object_set_new(obj, "peer", json_string(port->patch_peer));
     }
+    if (port->netdev) {
+        json_object_set_new(obj, "n_rxq",
+                            json_integer(netdev_n_rxq(port->netdev)));
+        json_object_set_new(obj, "n_txq",
+                            json_integer(netdev_n_txq(port->netdev)));
+    }
     json_array_append_new(ports, obj);
 }
 

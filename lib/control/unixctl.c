@@ -9,6 +9,15 @@
  * holds up another.  Requests on one connection are run one at a time, in
  * order; a handler may reply later, and the connection then waits for it
  * before reading on.
+ *
+ * Clients are bounded (see struct unixctl_limits): past 'max_clients' the
+ * server stops accepting, leaving new clients in the listen backlog, and
+ * makes room by closing the client that has been idle longest once it has
+ * been idle for a while; a client idle for 'idle_timeout_ms'
+ * is closed whatever the count; one that lets unread replies pile up past
+ * 'max_queued' bytes is closed.  When accept() fails for want of
+ * descriptors or memory, the listening event is paused for
+ * UNIXCTL_ACCEPT_PAUSE_MS rather than retried at once.
  */
 #include <autoconf.h>
 #include "control/unixctl.h"
@@ -24,12 +33,32 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
+#include <time.h>
 #include <unistd.h>
+#include "base/coverage.h"
 #include "base/lockfile.h"
 #include "base/util.h"
+#include "base/vlog.h"
+
+VLOG_DEFINE_THIS_MODULE(unixctl);
+
+COVERAGE_DEFINE(unixctl_accept_failed);
+COVERAGE_DEFINE(unixctl_client_deferred);
+COVERAGE_DEFINE(unixctl_client_evicted);
+COVERAGE_DEFINE(unixctl_idle_timeout);
+COVERAGE_DEFINE(unixctl_reply_overflow);
+COVERAGE_DEFINE(unixctl_request_too_big);
 
 /* Bytes read from a socket at a time. */
 #define UNIXCTL_READ_CHUNK 65536
+
+/* How long accepting pauses after accept() ran out of descriptors or
+ * memory. */
+#define UNIXCTL_ACCEPT_PAUSE_MS 100
+
+/* Logs about misbehaving clients, and about accept() failures. */
+static struct vlog_rate_limit client_rl = VLOG_RATE_LIMIT_INIT(1, 5);
+static struct vlog_rate_limit accept_rl = VLOG_RATE_LIMIT_INIT(1, 1);
 
 /* Command table. */
 
@@ -53,6 +82,12 @@ struct unixctl_conn {
     struct event *read_ev;      /* Readable 'fd'. */
     struct event *write_ev;     /* Writable 'fd', armed while 'out' has
                                  * unsent bytes. */
+    struct event *idle_ev;      /* Idle timeout, armed while no request
+                                 * runs. */
+    long long last_active;      /* Monotonic msec of the connection, of
+                                 * the last reply queued or of the last
+                                 * byte sent, whichever is latest; bytes
+                                 * received do not count. */
 
     char *in;                   /* Received, not yet processed bytes. */
     size_t in_len, in_size;     /* Used and allocated bytes of 'in'. */
@@ -74,12 +109,41 @@ struct unixctl_server {
     char *path;                 /* Socket file. */
     int fd;                     /* Listening socket. */
     struct lockfile *lock;      /* "'path'.lock", held while serving. */
-    struct event *accept_ev;    /* Readable 'fd'. */
-    struct unixctl_conn *conns; /* Connected clients. */
+    struct event *accept_ev;    /* Readable 'fd'; deleted while paused. */
+    struct event *resume_ev;    /* Timer that ends a pause. */
+    bool paused;                /* 'accept_ev' deleted: at the client cap
+                                 * or after an accept() failure. */
+    struct unixctl_conn *conns; /* Connected clients, and those whose
+                                 * socket is closed while a handler owes
+                                 * them a reply. */
+    int n_clients;              /* Entries of 'conns' with a socket. */
+    struct unixctl_limits limits;
 };
 
 static void conn_process__(struct unixctl_conn *);
 static void conn_update__(struct unixctl_conn *);
+static void server_resume__(struct unixctl_server *);
+
+/* Monotonic milliseconds (not the test clock: libevent's timers do not
+ * follow it). */
+static long long
+now_msec__(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long long) ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Fills 'tv' with 'msec' milliseconds, 0 if negative. */
+static struct timeval *
+msec_to_tv__(long long msec, struct timeval *tv)
+{
+    msec = MAX(msec, 0);
+    tv->tv_sec = msec / 1000;
+    tv->tv_usec = (msec % 1000) * 1000;
+    return tv;
+}
 
 /* Returns the registered command named 'name', or NULL. */
 static const struct unixctl_command *
@@ -224,6 +288,38 @@ unixctl_framer_scan(struct unixctl_framer *f, const char *buf, size_t size)
 
 /* Sending. */
 
+/* Closes the socket of 'conn', if open, and frees its events; a server
+ * paused at its client cap takes clients again. */
+static void
+conn_close_fd__(struct unixctl_conn *conn)
+{
+    struct unixctl_server *server = conn->server;
+
+    if (conn->read_ev) {
+        event_free(conn->read_ev);
+        conn->read_ev = NULL;
+    }
+    if (conn->write_ev) {
+        event_free(conn->write_ev);
+        conn->write_ev = NULL;
+    }
+    if (conn->idle_ev) {
+        event_free(conn->idle_ev);
+        conn->idle_ev = NULL;
+    }
+    if (conn->fd >= 0) {
+        close(conn->fd);
+        conn->fd = -1;
+        if (server) {
+            server->n_clients--;
+            if (server->paused
+                && server->n_clients < server->limits.max_clients) {
+                server_resume__(server);
+            }
+        }
+    }
+}
+
 /* Frees 'conn' and closes its socket. */
 static void
 conn_free__(struct unixctl_conn *conn)
@@ -240,15 +336,7 @@ conn_free__(struct unixctl_conn *conn)
             conn->next->prev = conn->prev;
         }
     }
-    if (conn->read_ev) {
-        event_free(conn->read_ev);
-    }
-    if (conn->write_ev) {
-        event_free(conn->write_ev);
-    }
-    if (conn->fd >= 0) {
-        close(conn->fd);
-    }
+    conn_close_fd__(conn);
     json_decref(conn->request_id);
     free(conn->in);
     free(conn->out);
@@ -260,18 +348,7 @@ conn_free__(struct unixctl_conn *conn)
 static void
 conn_disconnect__(struct unixctl_conn *conn)
 {
-    if (conn->read_ev) {
-        event_free(conn->read_ev);
-        conn->read_ev = NULL;
-    }
-    if (conn->write_ev) {
-        event_free(conn->write_ev);
-        conn->write_ev = NULL;
-    }
-    if (conn->fd >= 0) {
-        close(conn->fd);
-        conn->fd = -1;
-    }
+    conn_close_fd__(conn);
     conn->closing = true;
     conn->out_len = conn->out_ofs = 0;
 }
@@ -288,6 +365,7 @@ conn_flush__(struct unixctl_conn *conn)
 
         if (n > 0) {
             conn->out_ofs += n;
+            conn->last_active = now_msec__();
         } else if (n < 0 && errno == EINTR) {
             continue;
         } else if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
@@ -328,6 +406,17 @@ conn_update__(struct unixctl_conn *conn)
     } else {
         event_del(conn->read_ev);
     }
+    /* A handler that owes a reply is the server's business, not an idle
+     * client. */
+    if (conn->pending || !conn->server) {
+        event_del(conn->idle_ev);
+    } else {
+        struct timeval tv;
+        long long deadline = (conn->last_active
+                              + conn->server->limits.idle_timeout_ms);
+
+        event_add(conn->idle_ev, msec_to_tv__(deadline - now_msec__(), &tv));
+    }
 }
 
 /* Queues reply 'msg' on 'conn' (taking ownership) and ends its pending
@@ -360,6 +449,20 @@ conn_send_reply__(struct unixctl_conn *conn, json_t *result, json_t *error)
         return;
     }
     len = strlen(text);
+    conn->last_active = now_msec__();
+    if (conn->out_ofs < conn->out_len && conn->server
+        && (conn->out_len - conn->out_ofs) + len
+           > conn->server->limits.max_queued) {
+        /* One reply always gets queued, however long; a client that does
+         * not read it while it asks for more is dropped. */
+        COVERAGE_INC(unixctl_reply_overflow);
+        VLOG_INFO_RL(&client_rl, "closing an appctl client that leaves "
+                     "more than %zu bytes of replies unread",
+                     conn->server->limits.max_queued);
+        free(text);
+        conn_disconnect__(conn);
+        return;
+    }
     conn->out = xrealloc(conn->out, conn->out_len + len);
     memcpy(conn->out + conn->out_len, text, len);
     conn->out_len += len;
@@ -560,6 +663,10 @@ conn_process__(struct unixctl_conn *conn)
             char *msg = xasprintf("request exceeds %d bytes",
                                   UNIXCTL_MAX_REQUEST_SIZE);
 
+            COVERAGE_INC(unixctl_request_too_big);
+            VLOG_INFO_RL(&client_rl, "closing an appctl client whose "
+                         "request exceeds %d bytes",
+                         UNIXCTL_MAX_REQUEST_SIZE);
             conn_protocol_error__(conn, msg);
             free(msg);
             break;
@@ -625,35 +732,150 @@ conn_write_cb__(evutil_socket_t fd OVS_UNUSED, short what OVS_UNUSED,
 }
 
 static void
+conn_idle_cb__(evutil_socket_t fd OVS_UNUSED, short what OVS_UNUSED,
+               void *conn_)
+{
+    struct unixctl_conn *conn = conn_;
+
+    COVERAGE_INC(unixctl_idle_timeout);
+    VLOG_INFO_RL(&client_rl, "closing an appctl client idle for %d ms",
+                 conn->server->limits.idle_timeout_ms);
+    conn_disconnect__(conn);
+    conn_update__(conn);
+}
+
+/* Stops accepting until server_resume__(), or for 'msec' milliseconds if
+ * 'msec' >= 0. */
+static void
+server_pause__(struct unixctl_server *server, long long msec)
+{
+    server->paused = true;
+    event_del(server->accept_ev);
+    if (msec >= 0) {
+        struct timeval tv;
+
+        event_add(server->resume_ev, msec_to_tv__(msec, &tv));
+    } else {
+        event_del(server->resume_ev);
+    }
+}
+
+static void
+server_resume__(struct unixctl_server *server)
+{
+    server->paused = false;
+    event_del(server->resume_ev);
+    event_add(server->accept_ev, NULL);
+}
+
+static void
+server_resume_cb__(evutil_socket_t fd OVS_UNUSED, short what OVS_UNUSED,
+                   void *server_)
+{
+    server_resume__(server_);
+}
+
+/* Makes room for one more client on 'server', at its client cap, by
+ * closing the client idle longest, if it has been idle for
+ * UNIXCTL_EVICT_IDLE_MS (or half the idle timeout, if shorter).  Returns
+ * true if there is room now; otherwise pauses accepting until a client
+ * goes or the next one becomes idle long enough. */
+static bool
+server_make_room__(struct unixctl_server *server)
+{
+    int evict_ms = MIN(UNIXCTL_EVICT_IDLE_MS,
+                       server->limits.idle_timeout_ms / 2);
+    struct unixctl_conn *idlest = NULL;
+    long long now = now_msec__();
+
+    for (struct unixctl_conn *c = server->conns; c; c = c->next) {
+        if (c->fd >= 0 && !c->pending
+            && (!idlest || c->last_active < idlest->last_active)) {
+            idlest = c;
+        }
+    }
+    if (idlest && now - idlest->last_active >= evict_ms) {
+        COVERAGE_INC(unixctl_client_evicted);
+        VLOG_INFO_RL(&client_rl, "%d appctl clients connected: closing the "
+                     "one idle longest (%lld ms)",
+                     server->n_clients, now - idlest->last_active);
+        conn_disconnect__(idlest);
+        conn_update__(idlest);
+        return server->n_clients < server->limits.max_clients;
+    }
+    COVERAGE_INC(unixctl_client_deferred);
+    server_pause__(server,
+                   idlest ? idlest->last_active + evict_ms - now : -1);
+    return false;
+}
+
+static void
 server_accept_cb__(evutil_socket_t fd, short what OVS_UNUSED, void *server_)
 {
     struct unixctl_server *server = server_;
     struct unixctl_conn *conn;
     int cfd;
 
+    if (server->n_clients >= server->limits.max_clients
+        && !server_make_room__(server)) {
+        return;
+    }
     cfd = accept4(fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
     if (cfd < 0) {
-        /* EAGAIN, a client that gave up, or fd exhaustion: the listening
-         * event stays armed and retries. */
+        if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS
+            || errno == ENOMEM) {
+            /* The connection stays in the backlog, so the listening
+             * socket stays readable: retrying at once would spin. */
+            COVERAGE_INC(unixctl_accept_failed);
+            VLOG_WARN_RL(&accept_rl, "cannot accept an appctl client (%s); "
+                         "not accepting for %d ms", strerror(errno),
+                         UNIXCTL_ACCEPT_PAUSE_MS);
+            server_pause__(server, UNIXCTL_ACCEPT_PAUSE_MS);
+        }
+        /* Otherwise EAGAIN or a client that gave up: nothing to do. */
         return;
     }
     conn = xzalloc(sizeof *conn);
     conn->server = server;
     conn->fd = cfd;
+    conn->last_active = now_msec__();
+    server->n_clients++;
     conn->read_ev = event_new(server->base, cfd, EV_READ | EV_PERSIST,
                               conn_read_cb__, conn);
     conn->write_ev = event_new(server->base, cfd, EV_WRITE | EV_PERSIST,
                                conn_write_cb__, conn);
+    conn->idle_ev = evtimer_new(server->base, conn_idle_cb__, conn);
     conn->next = server->conns;
     if (server->conns) {
         server->conns->prev = conn;
     }
     server->conns = conn;
-    if (!conn->read_ev || !conn->write_ev) {
+    if (!conn->read_ev || !conn->write_ev || !conn->idle_ev) {
         conn_free__(conn);
         return;
     }
-    event_add(conn->read_ev, NULL);
+    conn_update__(conn);
+}
+
+void
+unixctl_server_set_limits(struct unixctl_server *server,
+                          const struct unixctl_limits *limits)
+{
+    ovs_assert(limits->max_clients >= 1 && limits->idle_timeout_ms >= 1
+               && limits->max_queued >= 1);
+    server->limits = *limits;
+    for (struct unixctl_conn *c = server->conns; c; ) {
+        struct unixctl_conn *next = c->next;
+
+        if (c->fd >= 0) {
+            conn_update__(c);   /* Rearms the idle timer. */
+        }
+        c = next;
+    }
+    if (server->paused && !event_pending(server->resume_ev, EV_TIMEOUT,
+                                         NULL)) {
+        server_resume__(server);
+    }
 }
 
 /* Server setup. */
@@ -798,9 +1020,12 @@ unixctl_server_create(struct event_base *base, const char *path,
     server->path = xstrdup(path);
     server->fd = fd;
     server->lock = lock;
+    server->limits = (struct unixctl_limits) UNIXCTL_LIMITS_DEFAULT;
     server->accept_ev = event_new(base, fd, EV_READ | EV_PERSIST,
                                   server_accept_cb__, server);
-    if (!server->accept_ev || event_add(server->accept_ev, NULL)) {
+    server->resume_ev = evtimer_new(base, server_resume_cb__, server);
+    if (!server->accept_ev || !server->resume_ev
+        || event_add(server->accept_ev, NULL)) {
         msg = xasprintf("cannot listen on %s: event setup failed", path);
         unixctl_server_destroy(server);
         goto error_nofd;
@@ -836,6 +1061,7 @@ unixctl_server_destroy(struct unixctl_server *server)
         server->conns = conn->next;
         conn->server = NULL;
         conn->prev = conn->next = NULL;
+        server->n_clients -= conn->fd >= 0;
         if (conn->pending) {
             /* A deferred reply will land on a closed connection and free
              * it then. */
@@ -846,6 +1072,9 @@ unixctl_server_destroy(struct unixctl_server *server)
     }
     if (server->accept_ev) {
         event_free(server->accept_ev);
+    }
+    if (server->resume_ev) {
+        event_free(server->resume_ev);
     }
     close(server->fd);
     unlink(server->path);

@@ -25,7 +25,10 @@
  * client may send several requests on one connection; they are answered
  * in order.  A request that is not valid JSON, is not a valid request
  * object or is larger than UNIXCTL_MAX_REQUEST_SIZE bytes is answered with
- * an error (id null) and the connection is closed.
+ * an error (id null) and the connection is closed.  The server also closes
+ * clients that stay idle, that leave replies unread or that it needs room
+ * for (see struct unixctl_limits); each closing is counted by a coverage
+ * counter (unixctl_*, see coverage/show).
  */
 #ifndef UNIXCTL_H
 #define UNIXCTL_H 1
@@ -44,6 +47,35 @@ struct unixctl_server;
 /* The daemon's default control socket. */
 #define UNIXCTL_DEFAULT_PATH "/run/pmdswitch/pmdswitchd.ctl"
 
+/* Bounds on what the clients of one server may hold. */
+struct unixctl_limits {
+    /* Clients connected at once, >= 1.  Past it the server accepts no
+     * more (they wait in the listen backlog) until one goes; to make room
+     * it closes the client idle longest once that one has been idle for
+     * UNIXCTL_EVICT_IDLE_MS (or half 'idle_timeout_ms', if shorter). */
+    int max_clients;
+
+    /* A client with no request running is closed after this many
+     * milliseconds (>= 1) without a reply queued or a byte sent to it,
+     * however many bytes of an unfinished request it sends meanwhile. */
+    int idle_timeout_ms;
+
+    /* A client is closed when a reply would leave more than this many
+     * bytes (>= 1) of its replies unsent; a reply on its own is always
+     * queued, however long. */
+    size_t max_queued;
+};
+
+#define UNIXCTL_DEFAULT_MAX_CLIENTS 64
+#define UNIXCTL_DEFAULT_IDLE_TIMEOUT_MS 30000
+#define UNIXCTL_DEFAULT_MAX_QUEUED (4 * 1024 * 1024)
+#define UNIXCTL_LIMITS_DEFAULT { UNIXCTL_DEFAULT_MAX_CLIENTS,          \
+                                 UNIXCTL_DEFAULT_IDLE_TIMEOUT_MS,      \
+                                 UNIXCTL_DEFAULT_MAX_QUEUED }
+
+/* How long a client must have been idle to be closed for a new one. */
+#define UNIXCTL_EVICT_IDLE_MS 1000
+
 /* Server. */
 
 /* Starts serving appctl requests on a Unix socket at 'path', with events
@@ -58,6 +90,12 @@ struct unixctl_server;
  * caller frees it). */
 struct unixctl_server *unixctl_server_create(struct event_base *base,
                                              const char *path, char **errp);
+
+/* Replaces the limits of 'server' (UNIXCTL_LIMITS_DEFAULT when created)
+ * with '*limits'; clients already connected get the new idle timeout.
+ * Control thread. */
+void unixctl_server_set_limits(struct unixctl_server *server,
+                               const struct unixctl_limits *limits);
 
 /* Closes every client connection and the socket of 'server', removes the
  * socket file and frees 'server'.  Accepts NULL.  Control thread, with

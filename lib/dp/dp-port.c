@@ -19,8 +19,10 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "ofproto/bond.h"
+#include "base/coverage.h"
 #include "config/config.h"
 #include "dp/dp-private.h"
 #include "netdev/netdev.h"
@@ -35,6 +37,8 @@
 #include "base/vlog.h"
 
 VLOG_DEFINE_THIS_MODULE(dp_port);
+
+COVERAGE_DEFINE(port_open_no_fds);
 
 /* The provider "use-tpacket-v3" selects in this build. */
 static const char *
@@ -162,7 +166,8 @@ dp_port_open_netdev(struct dp *dp, struct dp_port *port, const char *type,
                     bool create, bool replaces, char **errp)
 {
     struct netdev_options opts = { .n_rxq = port->n_rxq,
-                                   .n_txq = dp->n_cpus,
+                                   .n_txq = dp->n_txq,
+                                   .max_txq = dp->max_txq,
                                    .create = create,
                                    .replaces = replaces,
                                    .pcap = port->pcap };
@@ -170,7 +175,26 @@ dp_port_open_netdev(struct dp *dp, struct dp_port *port, const char *type,
     int err;
 
     err = netdev_open(port->ifname, type, &opts, &port->netdev, &error);
-    if (err) {
+    if (err == EMFILE || err == ENFILE) {
+        struct rlimit rl;
+        char *limit;
+
+        /* netdev_open() closed what it had opened. */
+        COVERAGE_INC(port_open_no_fds);
+        if (err == ENFILE) {
+            limit = xstrdup("the system's file table is full");
+        } else if (!getrlimit(RLIMIT_NOFILE, &rl)) {
+            limit = xasprintf("pmdswitchd may open %llu (RLIMIT_NOFILE)",
+                              (unsigned long long) rl.rlim_cur);
+        } else {
+            limit = xstrdup("RLIMIT_NOFILE reached");
+        }
+        *errp = xasprintf("port %s: out of file descriptors (%s): %s",
+                          port->name, limit, error ? error : strerror(err));
+        free(limit);
+        free(error);
+        return err;
+    } else if (err) {
         *errp = xasprintf("port %s: %s", port->name,
                           error ? error : strerror(err));
         free(error);

@@ -11,6 +11,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,16 +34,31 @@
 VLOG_DEFINE_THIS_MODULE(dp);
 
 /* Fills 'cores' with the PMD cores of 'other': pmd-cpu-mask's, or the
- * highest-numbered online core when it is unset.  Returns how many, or 0
- * with '*errp'. */
+ * highest-numbered online core this process may run on when it is unset.
+ * A core must be online and in the process's CPU affinity: the count of
+ * online cores alone may claim cores that a container or taskset leaves
+ * out.  Returns how many, or 0 with '*errp'. */
 static int
 dp_pmd_cores(const struct config_other *other, int n_cpus, int cores[],
              char **errp)
 {
+    cpu_set_t allowed;
     int n = 0;
 
+    if (sched_getaffinity(0, sizeof allowed, &allowed)) {
+        CPU_ZERO(&allowed);
+        for (int cpu = 0; cpu < n_cpus && cpu < CPU_SETSIZE; cpu++) {
+            CPU_SET(cpu, &allowed);
+        }
+    }
     if (!other->set[CONFIG_OTHER_PMD_CPU_MASK] || !other->pmd_cpu_mask[0]) {
         cores[0] = n_cpus - 1;
+        for (int cpu = MIN(n_cpus, CPU_SETSIZE) - 1; cpu >= 0; cpu--) {
+            if (CPU_ISSET(cpu, &allowed)) {
+                cores[0] = cpu;
+                break;
+            }
+        }
         return 1;
     }
     for (int cpu = 0; cpu < CPU_SETSIZE; cpu++) {
@@ -53,6 +69,13 @@ dp_pmd_cores(const struct config_other *other, int n_cpus, int cores[],
             *errp = xasprintf("pmd-cpu-mask %s names core %d, but this "
                               "machine has cores 0 to %d",
                               other->pmd_cpu_mask, cpu, n_cpus - 1);
+            return 0;
+        }
+        if (!CPU_ISSET(cpu, &allowed)) {
+            *errp = xasprintf("pmd-cpu-mask %s names core %d, which is "
+                              "not in pmdswitchd's CPU affinity (%d of "
+                              "%d cores allowed)", other->pmd_cpu_mask, cpu,
+                              CPU_COUNT(&allowed), n_cpus);
             return 0;
         }
         if (n >= DP_MAX_PMDS) {
@@ -625,7 +648,9 @@ dp_pmd_in(const struct pmd *pmd, struct pmd *const *pmds, int n)
  * the 'n' in 'pmds' so far and those of 'dp' on one of the 'n_cores' in
  * 'cores'.  A PMD that goes may share its slot with a new one: it stops
  * polling, and a grace period passes, before the new one gets rx queues,
- * so the slot still has one writer at a time. */
+ * so the slot still has one writer at a time.  The slot is also the PMD's
+ * tx queue: being the lowest free one, it is below 'n_cores', and the
+ * slots of the PMDs that stay are below dp->n_txq already. */
 static unsigned int
 dp_free_bond_slot(const struct dp *dp, const int cores[], int n_cores,
                   struct pmd *const *pmds, int n)
@@ -775,9 +800,10 @@ dp_warn_inert_settings(const struct config_other *other)
     }
 }
 
-/* Reopens every port whose provider 'other' changes.  All new ports are
- * opened before any is swapped, so a failure changes nothing.  Missing
- * ports pick the new provider when they come back. */
+/* Reopens every port whose provider 'other' changes, or that has fewer tx
+ * queues than dp->n_txq.  All new ports are opened before any is swapped,
+ * so a failure changes nothing.  Missing ports pick the new provider and
+ * queue count when they come back. */
 static char *
 dp_swap_providers(struct dp *dp, const struct config_other *other)
 {
@@ -792,7 +818,8 @@ dp_swap_providers(struct dp *dp, const struct config_other *other)
             continue;
         }
         type = dp_port_provider(port, other);
-        if (strcmp(netdev_get_type(port->netdev), type)) {
+        if (strcmp(netdev_get_type(port->netdev), type)
+            || netdev_n_txq(port->netdev) < dp->n_txq) {
             fresh[i] = dp_port_new(port);
             if (dp_port_open_netdev(dp, fresh[i], type, false, true,
                                     &error)) {
@@ -808,11 +835,54 @@ dp_swap_providers(struct dp *dp, const struct config_other *other)
             dp_port_replace(dp, dp->ports[i], fresh[i]);
             dp_bond_member_set_enabled(dp, fresh[i],
                                        fresh[i]->state == DP_PORT_UP);
-            VLOG_INFO("port %s: now on the %s provider", fresh[i]->name,
-                      netdev_get_type(fresh[i]->netdev));
+            VLOG_INFO("port %s: now on the %s provider, %d tx queue%s",
+                      fresh[i]->name, netdev_get_type(fresh[i]->netdev),
+                      dp->n_txq, dp->n_txq == 1 ? "" : "s");
         }
     }
     return error;
+}
+
+/* The ports with fewer tx queues than dp->n_txq. */
+static int
+dp_n_short_ports(const struct dp *dp)
+{
+    int n = 0;
+
+    for (int i = 0; i < DP_MAX_PORTS; i++) {
+        const struct dp_port *port = dp->ports[i];
+
+        n += port && port->netdev && netdev_n_txq(port->netdev) < dp->n_txq;
+    }
+    return n;
+}
+
+/* Gives every port 'n_txq' tx queues before that many PMDs run: in place
+ * where the provider can, otherwise dp_swap_providers() reopens the port.
+ * Returns NULL, or an error with dp->n_txq as it was (ports that grew keep
+ * their extra queues, unused). */
+static char *
+dp_grow_txqs(struct dp *dp, int n_txq)
+{
+    for (int i = 0; i < DP_MAX_PORTS; i++) {
+        struct dp_port *port = dp->ports[i];
+        char *error = NULL;
+        int err;
+
+        if (!port || !port->netdev) {
+            continue;
+        }
+        err = netdev_set_n_txq(port->netdev, n_txq, &error);
+        if (err && err != EOPNOTSUPP) {
+            char *msg = xasprintf("port %s: %s", port->name,
+                                  error ? error : strerror(err));
+
+            free(error);
+            return msg;
+        }
+    }
+    dp->n_txq = n_txq;
+    return NULL;
 }
 
 char *
@@ -831,7 +901,14 @@ dp_set_other(struct dp *dp, const struct config_other *other)
         VLOG_WARN("use-tpacket-v3 is true but this build has no TPACKET_V3 "
                   "support; using recvmmsg/sendmmsg");
     }
-    swapped = other->use_tpacket_v3 != dp->other.use_tpacket_v3;
+    if (n_cores > dp->n_txq) {
+        error = dp_grow_txqs(dp, n_cores);
+        if (error) {
+            return error;
+        }
+    }
+    swapped = (other->use_tpacket_v3 != dp->other.use_tpacket_v3
+               || dp_n_short_ports(dp));
     if (swapped) {
         error = dp_swap_providers(dp, other);
         if (error) {
@@ -907,6 +984,18 @@ dp_set_stop_flag(const volatile sig_atomic_t *flag)
     dp_stop_flag = flag;
 }
 
+/* The cores this process may run on (at most 'n_cpus' of them). */
+static int
+dp_n_allowed_cpus(int n_cpus)
+{
+    cpu_set_t allowed;
+
+    if (sched_getaffinity(0, sizeof allowed, &allowed)) {
+        return n_cpus;
+    }
+    return MIN(CPU_COUNT(&allowed), n_cpus);
+}
+
 /* Opens and attaches every port of 'cfg''s bridge 'br'. */
 static char *
 dp_add_bridge_ports(struct dp *dp, const struct pmd_config *cfg,
@@ -954,6 +1043,8 @@ dp_create(const struct pmd_config *cfg, char **errp)
         .aux = dp,
     };
     dp->n_cpus = dp_n_cpus();
+    dp->n_txq = n_cores;
+    dp->max_txq = MAX(n_cores, dp_n_allowed_cpus(dp->n_cpus));
     dp->other = cfg->other;
     dp->stats_cleared_ms = time_msec();
     pmd_perf_tsc_hz();          /* Calibrates now, not in a PMD or reply. */

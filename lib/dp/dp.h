@@ -148,8 +148,15 @@ struct dp {
     struct config_other other;          /* In force. */
     struct pmd **pmds;                  /* Sorted by core. */
     int n_pmds;
-    int n_cpus;                         /* Online CPUs: tx queues a port
-                                         * opens, one per possible PMD. */
+    int n_cpus;                         /* Online CPUs. */
+    int n_txq;                          /* Tx queues a port opens: the
+                                         * most PMDs there have been at
+                                         * once, so that each PMD sends
+                                         * on a queue of its own (its
+                                         * 'bond_slot'). */
+    int max_txq;                        /* Tx queues a port can grow to
+                                         * without reopening: the cores
+                                         * a PMD may run on. */
     long long next_interval_ms;         /* Next rx queue usage sample. */
     long long next_link_check_ms;       /* Next dp_link_run() check. */
     int interval_idx;                   /* Slot it goes into. */

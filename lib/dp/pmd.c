@@ -158,7 +158,7 @@ pmd_send__(struct pmd *pmd, uint16_t port_no, struct dp_batch *batch)
     if (LIKELY(port && port->netdev)) {
         pmd_perf_add(&pmd->perf, PMD_STAT_SENT_PACKETS, batch->count);
         pmd_perf_add(&pmd->perf, PMD_STAT_SENT_BATCHES, 1);
-        netdev_send(port->netdev, pmd->core_id, batch);
+        netdev_send(port->netdev, pmd->bond_slot, batch);
     } else {
         pmd_perf_add(&pmd->perf, PMD_STAT_DROP_PORT_GONE, batch->count);
     }

@@ -112,9 +112,10 @@ struct pmd_request {
 struct pmd {
     /* Set by the control thread before the thread starts. */
     struct dp *dp;
-    int core_id;                /* Also the tx queue id on every port. */
-    unsigned int bond_slot;     /* Its bond load counters, < BOND_MAX_PMDS;
-                                 * unique among running PMDs. */
+    int core_id;
+    unsigned int bond_slot;     /* Its bond load counters, < BOND_MAX_PMDS,
+                                 * and its tx queue on every port, <
+                                 * dp->n_txq; unique among running PMDs. */
     pthread_t thread;
     bool started;               /* 'thread' runs (control thread). */
     bool exit;                  /* Control thread writes, PMD reads. */

@@ -172,8 +172,20 @@ netdev_dummy_construct(struct netdev *netdev,
     netdev->ifindex = next_ifindex++;
     pthread_mutex_init(&dev->mutex, NULL);
     dev->frames = xcalloc(NETDEV_DUMMY_CAPTURE_MAX, sizeof *dev->frames);
-    dev->txqs = xzalloc_cacheline(netdev->n_txq * sizeof *dev->txqs);
+    dev->txqs = xzalloc_cacheline(netdev->max_txq * sizeof *dev->txqs);
     for (int i = 0; i < netdev->n_txq; i++) {
+        byte_ring_init(&dev->txqs[i].ring, NETDEV_DUMMY_TXQ_BYTES);
+    }
+    return 0;
+}
+
+static int
+netdev_dummy_set_n_txq(struct netdev *netdev, int n_txq,
+                       char **errp OVS_UNUSED)
+{
+    struct netdev_dummy *dev = netdev_dummy_cast(netdev);
+
+    for (int i = netdev->n_txq; i < n_txq; i++) {
         byte_ring_init(&dev->txqs[i].ring, NETDEV_DUMMY_TXQ_BYTES);
     }
     return 0;
@@ -558,6 +570,7 @@ const struct netdev_class netdev_dummy_class = {
     .rxq_dealloc = netdev_dummy_rxq_dealloc,
     .rxq_recv = netdev_dummy_rxq_recv,
     .send = netdev_dummy_send,
+    .set_n_txq = netdev_dummy_set_n_txq,
     .rxq_wait_fds = netdev_dummy_rxq_wait_fds,
     .get_stats = netdev_dummy_get_stats,
     .health = netdev_dummy_health,

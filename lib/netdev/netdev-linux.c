@@ -297,7 +297,7 @@ netdev_linux_txqs_open(const struct netdev *netdev,
 {
     struct netdev_linux_txq *txqs;
 
-    txqs = xzalloc_cacheline(netdev->n_txq * sizeof *txqs);
+    txqs = xzalloc_cacheline(netdev->max_txq * sizeof *txqs);
     for (int i = 0; i < netdev->n_txq; i++) {
         int fd = netdev_linux_packet_socket(netdev->ifindex, false);
 
@@ -311,6 +311,27 @@ netdev_linux_txqs_open(const struct netdev *netdev,
         txqs[i].fd = fd;
     }
     *txqsp = txqs;
+    return 0;
+}
+
+int
+netdev_linux_txqs_grow(const struct netdev *netdev,
+                       struct netdev_linux_txq *txqs, int n_txq, char **errp)
+{
+    for (int i = netdev->n_txq; i < n_txq; i++) {
+        int fd = netdev_linux_packet_socket(netdev->ifindex, false);
+
+        if (fd < 0) {
+            *errp = xasprintf("interface %s: cannot open transmit socket "
+                              "(%s)", netdev->name, strerror(-fd));
+            for (int j = netdev->n_txq; j < i; j++) {
+                close(txqs[j].fd);
+                memset(&txqs[j], 0, sizeof txqs[j]);
+            }
+            return -fd;
+        }
+        txqs[i].fd = fd;
+    }
     return 0;
 }
 

@@ -304,6 +304,13 @@ netdev_mmsg_get_status(const struct netdev *netdev, char *buf, size_t size)
              last_error ? strerror(last_error) : "none");
 }
 
+static int
+netdev_mmsg_set_n_txq(struct netdev *netdev, int n_txq, char **errp)
+{
+    return netdev_linux_txqs_grow(netdev, netdev_mmsg_cast(netdev)->txqs,
+                                  n_txq, errp);
+}
+
 const struct netdev_class netdev_mmsg_class = {
     .type = "mmsg",
     .alloc = netdev_mmsg_alloc,
@@ -316,6 +323,7 @@ const struct netdev_class netdev_mmsg_class = {
     .rxq_dealloc = netdev_mmsg_rxq_dealloc,
     .rxq_recv = netdev_mmsg_rxq_recv,
     .send = netdev_mmsg_send,
+    .set_n_txq = netdev_mmsg_set_n_txq,
     .rxq_wait_fds = netdev_mmsg_rxq_wait_fds,
     .get_stats = netdev_mmsg_get_stats,
     .health = netdev_mmsg_health,

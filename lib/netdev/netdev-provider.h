@@ -42,7 +42,9 @@ struct netdev {
     char *name;                 /* Kernel interface name. */
     int ifindex;
     int n_rxq;
-    int n_txq;
+    int n_txq;                  /* Control thread writes (relaxed), PMDs
+                                 * read it in netdev_send()'s check. */
+    int max_txq;                /* What 'n_txq' may grow to (>= n_txq). */
     struct netdev_rxq **rxqs;   /* n_rxq, made by netdev.c via rxq ops. */
     struct netdev *next;        /* In netdev.c's list of open netdevs. */
 };
@@ -134,6 +136,14 @@ struct netdev_class {
      * side is down or gone, which the datapath then reports and retries. */
     int (*health)(const struct netdev *);
 
+    /* Optional (NULL: netdev_set_n_txq() answers EOPNOTSUPP); control
+     * thread.  Opens tx queues from 'netdev->n_txq' up to 'n_txq' (at most
+     * 'max_txq'), in entries that construct allocated for 'max_txq'
+     * queues, without touching the queues in use; on failure returns a
+     * positive errno with a message in '*errp' and leaves none of the new
+     * queues open.  netdev.c updates 'n_txq'. */
+    int (*set_n_txq)(struct netdev *, int n_txq, char **errp);
+
     /* Optional; control thread, about every millisecond, for periodic
      * work (policy windows, statistics from the kernel).  Must not block. */
     void (*run)(struct netdev *);
@@ -167,11 +177,18 @@ struct netdev_linux_txq {
     struct netdev_stats stats;  /* Written by the queue's PMD only. */
 } CACHE_ALIGNED;
 
-/* Opens 'netdev->n_txq' transmit queues into a new array in '*txqsp'.
- * Returns 0, or a positive errno with a message in '*errp' and nothing
- * left open. */
+/* Opens 'netdev->n_txq' transmit queues into a new array in '*txqsp', of
+ * 'netdev->max_txq' entries.  Returns 0, or a positive errno with a
+ * message in '*errp' and nothing left open. */
 int netdev_linux_txqs_open(const struct netdev *,
                            struct netdev_linux_txq **txqsp, char **errp);
+
+/* Opens the queues of 'txqs' from 'netdev->n_txq' up to 'n_txq', for a
+ * provider's set_n_txq.  Returns 0, or a positive errno with a message in
+ * '*errp' and none of them left open. */
+int netdev_linux_txqs_grow(const struct netdev *,
+                           struct netdev_linux_txq *txqs, int n_txq,
+                           char **errp);
 
 /* Closes the first 'n' queues of 'txqs' and frees the array. */
 void netdev_linux_txqs_close(struct netdev_linux_txq *txqs, int n);

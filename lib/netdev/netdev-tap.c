@@ -466,8 +466,8 @@ netdev_tap_construct(struct netdev *netdev,
         return error;
     }
 
-    dev->txqs = xzalloc_cacheline(netdev->n_txq * sizeof *dev->txqs);
-    for (int i = 0; i < netdev->n_txq; i++) {
+    dev->txqs = xzalloc_cacheline(netdev->max_txq * sizeof *dev->txqs);
+    for (int i = 0; i < netdev->max_txq; i++) {
         dev->txqs[i].fd = dev->fds[i % netdev->n_rxq];
     }
     netdev_tap_open_attrs__(dev);
@@ -734,6 +734,14 @@ netdev_tap_get_status(const struct netdev *netdev, char *buf, size_t size)
              last_error ? strerror(last_error) : "none");
 }
 
+/* Every entry of 'txqs' already names a queue's descriptor. */
+static int
+netdev_tap_set_n_txq(struct netdev *netdev OVS_UNUSED, int n_txq OVS_UNUSED,
+                     char **errp OVS_UNUSED)
+{
+    return 0;
+}
+
 const struct netdev_class netdev_tap_class = {
     .type = "tap",
     .may_create = true,
@@ -747,6 +755,7 @@ const struct netdev_class netdev_tap_class = {
     .rxq_dealloc = netdev_tap_rxq_dealloc,
     .rxq_recv = netdev_tap_rxq_recv,
     .send = netdev_tap_send,
+    .set_n_txq = netdev_tap_set_n_txq,
     .rxq_wait_fds = netdev_tap_rxq_wait_fds,
     .get_stats = netdev_tap_get_stats,
     .health = netdev_tap_health,

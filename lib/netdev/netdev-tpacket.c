@@ -743,6 +743,14 @@ netdev_tpacket_get_status(const struct netdev *netdev, char *buf,
     }
 }
 
+static int
+netdev_tpacket_set_n_txq(struct netdev *netdev, int n_txq, char **errp)
+{
+    return netdev_linux_txqs_grow(netdev,
+                                  netdev_tpacket_cast(netdev)->txqs, n_txq,
+                                  errp);
+}
+
 const struct netdev_class netdev_tpacket_class = {
     .type = "tpacket",
     .alloc = netdev_tpacket_alloc,
@@ -755,6 +763,7 @@ const struct netdev_class netdev_tpacket_class = {
     .rxq_dealloc = netdev_tpacket_rxq_dealloc,
     .rxq_recv = netdev_tpacket_rxq_recv,
     .send = netdev_tpacket_send,
+    .set_n_txq = netdev_tpacket_set_n_txq,
     .rxq_wait_fds = netdev_tpacket_rxq_wait_fds,
     .get_stats = netdev_tpacket_get_stats,
     .health = netdev_tpacket_health,

@@ -278,6 +278,7 @@ netdev_open(const char *ifname, const char *type,
     netdev->ifindex = ifindex;
     netdev->n_rxq = opts->n_rxq;
     netdev->n_txq = opts->n_txq;
+    netdev->max_txq = MIN(MAX(opts->max_txq, opts->n_txq), NETDEV_MAX_TXQ);
     netdev->rxqs = NULL;
     netdev->next = NULL;
 
@@ -358,6 +359,29 @@ netdev_n_txq(const struct netdev *netdev)
     return netdev->n_txq;
 }
 
+int
+netdev_set_n_txq(struct netdev *netdev, int n_txq, char **errp)
+{
+    char *msg = NULL;
+    int error;
+
+    if (n_txq <= netdev->n_txq) {
+        return 0;
+    }
+    if (n_txq > netdev->max_txq || !netdev->class->set_n_txq) {
+        return EOPNOTSUPP;
+    }
+    error = netdev->class->set_n_txq(netdev, n_txq, &msg);
+    if (error) {
+        provider_error(netdev, error, msg, errp);
+        return error;
+    }
+    /* Pairs with the relaxed load in netdev_send(); the new queues reach
+     * their PMDs through a later release. */
+    __atomic_store_n(&netdev->n_txq, n_txq, __ATOMIC_RELAXED);
+    return 0;
+}
+
 struct netdev_rxq *
 netdev_get_rxq(const struct netdev *netdev, int qid)
 {
@@ -399,7 +423,8 @@ void
 netdev_send(struct netdev *netdev, int qid, struct dp_batch *batch)
 {
     /* A qid out of range would make two PMDs share one tx queue. */
-    ovs_assert(qid >= 0 && qid < netdev->n_txq);
+    ovs_assert(qid >= 0
+               && qid < __atomic_load_n(&netdev->n_txq, __ATOMIC_RELAXED));
     if (LIKELY(batch->count)) {
         netdev->class->send(netdev, qid, batch);
     }

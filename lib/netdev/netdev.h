@@ -49,6 +49,9 @@ struct netdev_stats {
 struct netdev_options {
     int n_rxq;                  /* Receive queues (>= 1). */
     int n_txq;                  /* Transmit queues: one per PMD (>= 1). */
+    int max_txq;                /* Transmit queues netdev_set_n_txq() may
+                                 * grow to without reopening; 0 or less
+                                 * than 'n_txq' means 'n_txq'. */
     bool replaces;              /* Another netdev has the interface open
                                  * and is closed once this one takes over:
                                  * skip the one-port-per-interface check. */
@@ -78,6 +81,16 @@ const char *netdev_get_type(const struct netdev *);
 int netdev_get_ifindex(const struct netdev *);
 int netdev_n_rxq(const struct netdev *);
 int netdev_n_txq(const struct netdev *);
+
+/* Opens transmit queues up to 'n_txq' on 'netdev', which keeps every queue
+ * it has (and receives on as before); does nothing if it has as many.
+ * Returns 0, EOPNOTSUPP if the provider cannot, or 'n_txq' is above the
+ * 'max_txq' the netdev was opened with (reopen it then), or another errno
+ * with a message in '*errp' and no new queue.  Queues below the old count
+ * may be in use by PMDs meanwhile; the new ones are used only by threads
+ * that learn of them afterwards through a release (a new poll list, a new
+ * thread).  Control thread. */
+int netdev_set_n_txq(struct netdev *, int n_txq, char **errp);
 struct netdev_rxq *netdev_get_rxq(const struct netdev *, int qid);
 struct netdev *netdev_rxq_get_netdev(const struct netdev_rxq *);
 int netdev_rxq_get_qid(const struct netdev_rxq *);
