@@ -660,7 +660,7 @@ dp_swap_providers(struct dp *dp, const struct config_other *other)
         type = dp_port_provider(port, other);
         if (strcmp(netdev_get_type(port->netdev), type)) {
             fresh[i] = dp_port_new(port);
-            if (dp_port_open_netdev(dp, fresh[i], type, false, true,
+            if (dp_port_open_netdev(dp, fresh[i], type, false, port,
                                     &error)) {
                 dp_port_close(fresh[i]);
                 fresh[i] = NULL;

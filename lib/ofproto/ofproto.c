@@ -434,6 +434,32 @@ ofproto_port_set_bond(struct ofproto *ofproto, uint16_t port_no,
     return 0;
 }
 
+int
+ofproto_port_set_link(struct ofproto *ofproto, uint16_t port_no, bool up)
+{
+    struct ofproto_ports *old, *new;
+    size_t i;
+
+    pthread_mutex_lock(&ofproto->ports_mutex);
+    old = ofproto->ports;
+    i = ofproto_ports_lower_bound(old, port_no);
+    if (i >= old->n || old->ports[i].port_no != port_no) {
+        pthread_mutex_unlock(&ofproto->ports_mutex);
+        return ENOENT;
+    }
+    if (old->ports[i].link_down == !up) {
+        pthread_mutex_unlock(&ofproto->ports_mutex);
+        return 0;
+    }
+    new = ofproto_ports_alloc(old->n);
+    memcpy(new->ports, old->ports, old->n * sizeof old->ports[0]);
+    new->ports[i].link_down = !up;
+    /* Bumps the generation: flows that flood are translated again. */
+    free(ofproto_ports_replace__(ofproto, new));
+    pthread_mutex_unlock(&ofproto->ports_mutex);
+    return 0;
+}
+
 bool
 ofproto_port_bundle(const struct ofproto *ofproto, uint16_t port_no,
                     uint16_t *bundle)

@@ -198,6 +198,13 @@ bool ofproto_port_bundle(const struct ofproto *, uint16_t port_no,
 int ofproto_port_set(struct ofproto *, uint16_t port_no,
                      const struct ofproto_port_settings *s);
 
+/* Tells the bridge whether the link of port 'port_no' is up: NORMAL
+ * flooding and the flood action leave out a port whose link is down.
+ * Changes ofproto_generation() if the state changed, so that flows that
+ * flood are translated again.  Returns 0 or ENOENT (no such port).  Same
+ * thread rules as ofproto_port_add(). */
+int ofproto_port_set_link(struct ofproto *, uint16_t port_no, bool up);
+
 /* Copies the VLAN settings of port 'port_no' into '*s'.  Returns false if
  * there is no such port.  Any thread (RCU reader). */
 bool ofproto_port_get(const struct ofproto *, uint16_t port_no,
