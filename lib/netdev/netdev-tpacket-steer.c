@@ -468,16 +468,22 @@ tpacket_steer_join_order(int n_old, int n, int order[])
     int total = n_old + n;
 
     ovs_assert(total <= TPACKET_GROUP_MAX_MEMBERS);
-    /* Joined k-th -> slot n_old + k; then the old ones leave, slot 0
-     * first, each hole taken by the last member. */
+    /* Joined k-th -> slot n_old + k (-1: an old member).  Then the old
+     * ones leave as tpacket_steer_uninit() makes them: the lowest slot
+     * that holds one first, its hole taken by the last member, which may
+     * be an old one too. */
     for (int s = 0; s < total; s++) {
         slots[s] = s < n_old ? -1 : s - n_old;
     }
-    for (int s = 0; s < n_old; s++) {
-        slots[s] = slots[total - 1];
-        total--;
+    for (int s = 0; s < total; ) {
+        if (slots[s] < 0) {
+            slots[s] = slots[--total];
+        } else {
+            s++;
+        }
     }
     /* Slot s now holds the member joined slots[s]-th: it must be s. */
+    ovs_assert(total == n);
     for (int s = 0; s < n; s++) {
         order[slots[s]] = s;
     }

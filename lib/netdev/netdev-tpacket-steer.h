@@ -149,9 +149,10 @@ size_t tpacket_steer_build(struct sock_filter *insns, int n_rxq,
 
 /* Fills 'order' with the order in which a steering of 'n' members must
  * join a group whose first 'n_old' slots hold the sockets that leave, so
- * that logical member L is in slot L once they have left in slot order
- * (each leaving member's slot taken by the last member): 'order[k]' is
- * the logical member that joins k-th. */
+ * that logical member L is in slot L once they have left, lowest slot
+ * first (each leaving member's slot taken by the last member), as
+ * tpacket_steer_uninit() makes them: 'order[k]' is the logical member
+ * that joins k-th. */
 void tpacket_steer_join_order(int n_old, int n, int order[]);
 
 #endif /* netdev-tpacket-steer.h */

@@ -45,6 +45,28 @@ write "$PS_TPACKET"
 ps_start_daemon "$CONFIG"
 ps_ping_all "$A" 3 10.79.57.2
 
+# kernel_drops: frames the kernel dropped on the way from A into the
+# switch (A's transmit, the switch side's receive, the CPUs' backlogs), to
+# tell such a drop from the switch's.
+kernel_drops()
+{
+    local backlog=0
+    local -a f
+    while read -r -a f; do
+        backlog=$((backlog + 16#${f[1]}))
+    done </proc/net/softnet_stat
+    echo $(($(ps_if_stat "$A" eth0 tx_dropped) +
+        $(ps_if_stat "" ndpho-a-sw rx_dropped) + backlog))
+}
+
+# end_round LABEL: ends the round's stream, reporting kernel drops.
+end_round()
+{
+    ps_info "kernel drops on the way in during the round:" \
+        "$(($(kernel_drops) - DROPS0))"
+    ps_end_seq_stream "$1" 3000
+}
+
 # reload: config/reload of the file as written, which must change it.
 reload()
 {
@@ -58,6 +80,7 @@ round()
 
 if round 1; then
 ps_info "round 1: use-tpacket-v3 flipped six times"
+DROPS0=$(kernel_drops)
 ps_start_seq_stream "$A" "$B" 10.79.57.2 5000
 sleep 0.5
 for tp in "$OTHER" "$PS_TPACKET" "$OTHER" "$PS_TPACKET" "$OTHER" \
@@ -66,11 +89,12 @@ for tp in "$OTHER" "$PS_TPACKET" "$OTHER" "$PS_TPACKET" "$OTHER" \
     reload
     sleep 0.3
 done
-ps_end_seq_stream "use-tpacket-v3 flips" 3000
+end_round "use-tpacket-v3 flips"
 fi
 
 if round 2; then
 ps_info "round 2: p1 reloaded with another n_rxq four times"
+DROPS0=$(kernel_drops)
 ps_start_seq_stream "$A" "$B" 10.79.57.2 5000
 sleep 0.5
 for n in 2 3 1 2; do
@@ -78,11 +102,12 @@ for n in 2 3 1 2; do
     reload
     sleep 0.3
 done
-ps_end_seq_stream "p1 reloaded changed" 3000
+end_round "p1 reloaded changed"
 fi
 
 if round 3; then
 ps_info "round 3: rx queues moved between PMDs"
+DROPS0=$(kernel_drops)
 ps_start_seq_stream "$A" "$B" 10.79.57.2 5000
 sleep 0.5
 for i in 1 2 3; do
@@ -93,7 +118,7 @@ for i in 1 2 3; do
     ps_appctl other-config/set pmd-cpu-mask=0x2 >/dev/null
     sleep 0.2
 done
-ps_end_seq_stream "rx queues moved" 3000
+end_round "rx queues moved"
 fi
 
 ps_stop_daemon
