@@ -637,6 +637,7 @@ tpacket_steer_uninit(struct tpacket_steer *st)
 {
     struct tpacket_group *g = st->group;
     int n = st->per_queue * st->n_rxq;
+    bool steered_around = false;
 
     if (!g) {
         return;
@@ -683,6 +684,20 @@ tpacket_steer_uninit(struct tpacket_steer *st)
          * slot (a last member just goes). */
         close(g->fds[s]);
         g->fds[s] = g->fds[--g->n_members];
+        steered_around = g->owner != NULL;
+    }
+    if (steered_around) {
+        /* The last program names a moved member by a number that is right
+         * modulo this member count only: a socket that joins later would
+         * change the count under it.  The plain program is right for any
+         * count. */
+        struct tpacket_steer *owner = (struct tpacket_steer *) g->owner;
+        int error = steer_install(owner, owner->modes, -1);
+
+        if (error) {
+            VLOG_WARN("fanout group %d: cannot reinstall the steering "
+                      "program (%s)", g->id, strerror(error));
+        }
     }
     for (int l = 0; l < n; l++) {
         st->fds[l] = -1;
