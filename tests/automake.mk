@@ -25,6 +25,7 @@ UNIT_TESTS = \
 	tests/test-netdev-dummy \
 	tests/test-netdev-tap \
 	tests/test-netdev-tpacket-policy \
+	tests/test-netdev-tpacket-steer \
 	tests/test-netlink-link \
 	tests/test-dp-actions-execute \
 	tests/test-ofproto \
@@ -135,6 +136,9 @@ tests_test_netdev_tpacket_LDADD = $(PMD_LIBS)
 tests_test_netdev_tpacket_policy_SOURCES = \
 	tests/test-netdev-tpacket-policy.c
 tests_test_netdev_tpacket_policy_LDADD = $(PMD_LIBS)
+tests_test_netdev_tpacket_steer_SOURCES = \
+	tests/test-netdev-tpacket-steer.c
+tests_test_netdev_tpacket_steer_LDADD = $(PMD_LIBS)
 tests_test_netdev_afxdp_SOURCES = tests/test-netdev-afxdp.c \
 	tests/netns-test.c tests/netns-test.h
 tests_test_netdev_afxdp_LDADD = $(PMD_LIBS)

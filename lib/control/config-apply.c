@@ -93,7 +93,7 @@ config_apply_removals(struct dp *dp, const struct pmd_config *old,
         }
         for (size_t j = 0; j < n_opened; j++) {
             if (port->ifname[0] && !strcmp(opened[j]->ifname, port->ifname)) {
-                dp_port_hand_over(port, opened[j]);
+                dp_port_hand_over(dp, port, opened[j]);
             }
         }
         dp_port_remove(dp, port);

@@ -89,7 +89,7 @@ dp_link_reopen(struct dp *dp, struct dp_port *port)
     char *error = NULL;
 
     if (dp_port_open_netdev(dp, fresh, dp_port_provider(fresh, &dp->other),
-                            fresh->tap && fresh->create, false, &error)) {
+                            fresh->tap && fresh->create, NULL, &error)) {
         VLOG_WARN_RL(&rl, "%s (will retry)", error);
         free(error);
         dp_port_close(fresh);
@@ -112,12 +112,14 @@ dp_link_set_up(struct dp *dp, struct dp_port *port, bool up)
 
     if (up && port->state == DP_PORT_DOWN) {
         port->state = DP_PORT_UP;
+        dp_port_link_changed(port);
         dp_bond_member_set_enabled(dp, port, true);
         dp_port_poll(dp, port);
         VLOG_INFO_RL(&up_rl, "port %s: link up, polling again", port->name);
     } else if (!up && port->state == DP_PORT_UP) {
         port->state = DP_PORT_DOWN;
         port->n_down++;
+        dp_port_link_changed(port);
         dp_bond_member_set_enabled(dp, port, false);
         dp_port_poll(dp, port);
         dp_link_forget_macs(dp, port);

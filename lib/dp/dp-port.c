@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <time.h>
 
 #include "ofproto/bond.h"
 #include "base/coverage.h"
@@ -158,19 +159,23 @@ dp_port_set_promisc(struct dp_port *port)
 }
 
 /* Opens a netdev of provider 'type' for 'port' (not published yet) and
- * its rx queues.  'replaces' says a port of the dp has the interface open
- * and goes once this one is attached.  Returns 0, or an errno with a
- * message in '*errp'. */
+ * its rx queues.  'replaces' is the port of the dp that has the interface
+ * open and goes once this one is attached (NULL: none): the new netdev
+ * joins its receive steering, for dp_port_take_over().  Returns 0, or an
+ * errno with a message in '*errp'. */
 int
 dp_port_open_netdev(struct dp *dp, struct dp_port *port, const char *type,
-                    bool create, bool replaces, char **errp)
+                    bool create, const struct dp_port *replaces, char **errp)
 {
     struct netdev_options opts = { .n_rxq = port->n_rxq,
                                    .n_txq = dp->n_txq,
                                    .max_txq = dp->max_txq,
                                    .create = create,
-                                   .replaces = replaces,
-                                   .pcap = port->pcap };
+                                   .replaces = replaces != NULL,
+                                   .pcap = port->pcap,
+                                   .predecessor = (replaces
+                                                   ? replaces->netdev
+                                                   : NULL) };
     char *error = NULL;
     int err;
 
@@ -339,8 +344,8 @@ static struct dp_port *
 dp_port_open__(struct dp *dp, const struct config_port *cp,
                const struct config_other *other, char **errp)
 {
+    const struct dp_port *replaces = NULL;
     struct dp_port *port;
-    bool replaces = false;
 
     if (cp->type == CONFIG_PORT_BOND) {
         return dp_port_open_bond(dp, cp, other, errp);
@@ -377,11 +382,12 @@ dp_port_open__(struct dp *dp, const struct config_port *cp,
     /* A valid config names each interface once, so a port that has it
      * open now is one the new config removes or changes. */
     for (int i = 0; i < DP_MAX_PORTS; i++) {
-        replaces |= dp->ports[i] && !strcmp(dp->ports[i]->ifname,
-                                            cp->interface);
+        if (dp->ports[i] && !strcmp(dp->ports[i]->ifname, cp->interface)) {
+            replaces = dp->ports[i];
+        }
     }
     if (cp->create && !port->tap) {
-        *errp = dp_port_create_veth(cp, replaces, &port->created);
+        *errp = dp_port_create_veth(cp, replaces != NULL, &port->created);
         if (*errp) {
             dp_port_close(port);
             return NULL;
@@ -448,6 +454,21 @@ dp_port_set_number(struct dp_port *port, uint16_t port_no)
     port->port_no = port_no;
     for (int q = 0; q < port->n_rxqs; q++) {
         port->rxqs[q]->port_no = port_no;
+    }
+}
+
+void
+dp_port_link_changed(struct dp_port *port)
+{
+    bool up = port->state == DP_PORT_UP;
+
+    if (port->bond || port->patch_peer) {
+        return;                 /* No link of their own. */
+    }
+    __atomic_store_n(&port->tx_down, !up, __ATOMIC_RELAXED);
+    if (port->ofproto && port->bond_port_no == DP_PORT_NONE) {
+        /* A member's bond disables it instead. */
+        ofproto_port_set_link(port->ofproto, port->port_no, up);
     }
 }
 
@@ -573,6 +594,7 @@ dp_port_attach(struct dp *dp, struct dp_port *port, struct ofproto *bridge)
         dp_patch_attach(dp, port);
         return 0;
     }
+    dp_port_link_changed(port);
     dp_port_poll(dp, port);
     VLOG_INFO("port %s: interface %s, port number %d, %s provider, link "
               "%s%s%s", port->name, port->ifname, port_no,
@@ -629,17 +651,84 @@ dp_port_remove(struct dp *dp, struct dp_port *port)
             __atomic_store_n(&ps->bytes, 0, __ATOMIC_RELAXED);
         }
     }
+    /* Likewise: no PMD outputs to it any more. */
+    for (int i = 0; i < dp->n_pmds; i++) {
+        __atomic_store_n(&dp->pmds[i]->tx_down[port->port_no], 0,
+                         __ATOMIC_RELAXED);
+    }
     VLOG_INFO("port %s: removed", port->name);
     dp_port_destroy(port);
 }
 
+/* How long dp_port_take_over() waits for the PMDs to read the old rx
+ * queues dry.  They poll continuously (pmd-sleep-max bounds a nap), so
+ * this is only reached if a PMD is stuck. */
+#define DP_PORT_DRAIN_TIMEOUT_MS 2000
+
 void
-dp_port_hand_over(struct dp_port *from, struct dp_port *to)
+dp_port_take_over(struct dp_port *old, struct dp_port *new)
+{
+    long long deadline;
+    bool polled = false;
+    int error;
+
+    if (!old->netdev || !new->netdev) {
+        return;
+    }
+    error = netdev_take_over(new->netdev, old->netdev);
+    if (error) {
+        VLOG_WARN("port %s: cannot hand the receive steering over (%s); "
+                  "frames queued on the old sockets are lost",
+                  old->name, strerror(error));
+        return;
+    }
+    for (int q = 0; q < old->n_rxqs; q++) {
+        polled |= old->rxqs[q]->pmd != NULL;
+    }
+    if (!polled) {
+        /* Down: the kernel queued nothing since the link went. */
+        return;
+    }
+    /* Every frame the old sockets hold is there by now and nothing joins
+     * it: once each queue was found empty, the PMDs forwarded them all. */
+    deadline = time_msec() + DP_PORT_DRAIN_TIMEOUT_MS;
+    while (!netdev_drained(old->netdev)) {
+        if (time_msec() > deadline) {
+            VLOG_WARN("port %s: rx queues not drained after %d ms; frames "
+                      "still queued on them are lost", old->name,
+                      DP_PORT_DRAIN_TIMEOUT_MS);
+            return;
+        }
+        struct timespec nap = { .tv_nsec = 100 * 1000 };
+
+        nanosleep(&nap, NULL);
+    }
+}
+
+void
+dp_port_hand_over(struct dp *dp, struct dp_port *from, struct dp_port *to)
 {
     to->created |= from->created;
     to->made_promisc |= from->made_promisc;
     from->created = false;
     from->made_promisc = false;
+    if (from->bond) {
+        /* The new members are not attached yet: they are in 'to'. */
+        for (int i = 0; i < DP_MAX_PORTS; i++) {
+            struct dp_port *m = dp->ports[i];
+
+            if (!m || m->bond_port_no != from->port_no) {
+                continue;
+            }
+            for (size_t j = 0; j < to->n_members; j++) {
+                if (!strcmp(to->members[j]->ifname, m->ifname)) {
+                    dp_port_take_over(m, to->members[j]);
+                }
+            }
+        }
+    } else {
+        dp_port_take_over(from, to);
+    }
 }
 
 /* Undoes what opening 'port' did to the system, appending to 'problems'
@@ -709,6 +798,11 @@ dp_port_get_stats(const struct dp *dp, const struct dp_port *port,
     memset(s, 0, sizeof *s);
     if (port->netdev) {
         netdev_get_stats(port->netdev, s);
+    }
+    for (int i = 0; dp && i < dp->n_pmds; i++) {
+        s->tx_port_down += __atomic_load_n(&dp->pmds[i]->tx_down[
+                                               port->port_no],
+                                           __ATOMIC_RELAXED);
     }
     if (port->patch_peer && dp) {
         const struct dp_port *peer = dp_patch_peer(dp, port);
@@ -792,6 +886,11 @@ dp_port_replace(struct dp *dp, struct dp_port *old, struct dp_port *new)
     uint64_t load[DP_MAX_PMDS] = { 0 };
     int n_queues[DP_MAX_PMDS] = { 0 };
 
+    /* 'new' was opened with 'old' as the port it replaces, or 'old' has
+     * no netdev: the old sockets hand every frame over and are read dry
+     * before 'new' is polled, so nothing is lost, read twice or
+     * reordered. */
+    dp_port_take_over(old, new);
     dp_port_set_number(new, old->port_no);
     for (int q = 0; q < old->n_rxqs; q++) {
         rxqs[q] = old->rxqs[q];
@@ -809,8 +908,10 @@ dp_port_replace(struct dp *dp, struct dp_port *old, struct dp_port *new)
     }
     dp_move_rxqs(dp, rxqs, n, next);
     rcu_publish(dp->ports[old->port_no], new);
+    dp_port_link_changed(new);
     rcu_synchronize();
-    dp_port_get_stats(dp, old, &new->stats_base);
+    /* The PMDs' counters go on under the same number: not in the base. */
+    dp_port_get_stats(NULL, old, &new->stats_base);
     dp_port_close(old);
     free(next);
     free(rxqs);

@@ -61,10 +61,22 @@ const char *dp_port_provider(const struct dp_port *,
                              const struct config_other *other);
 
 /* Opens a netdev of provider 'type' for 'port' (not published) with its rx
- * queues, and sets its state from the link.  Returns 0, or an errno with
- * a message in '*errp'. */
+ * queues, and sets its state from the link.  'replaces' is the port of the
+ * dp that has the interface open and goes once this one is attached, or
+ * NULL.  Returns 0, or an errno with a message in '*errp'. */
 int dp_port_open_netdev(struct dp *, struct dp_port *port, const char *type,
-                        bool create, bool replaces, char **errp);
+                        bool create, const struct dp_port *replaces,
+                        char **errp);
+
+/* Steers every frame of the interface from 'old' (attached) to 'new'
+ * (opened with 'old' as the port it replaces, not polled yet) and waits
+ * until the PMDs have read 'old''s rx queues dry: from then on 'new'
+ * holds every frame 'old' did not forward (doc/port-handover.md). */
+void dp_port_take_over(struct dp_port *old, struct dp_port *new);
+
+/* Tells the PMDs (output dropped while down) and the bridge (floods leave
+ * it out) the state of attached 'port', after it changed. */
+void dp_port_link_changed(struct dp_port *port);
 
 /* Gives the rx queues of attached 'port' to PMDs if it is up, else takes
  * them from every PMD. */

@@ -821,7 +821,7 @@ dp_swap_providers(struct dp *dp, const struct config_other *other)
         if (strcmp(netdev_get_type(port->netdev), type)
             || netdev_n_txq(port->netdev) < dp->n_txq) {
             fresh[i] = dp_port_new(port);
-            if (dp_port_open_netdev(dp, fresh[i], type, false, true,
+            if (dp_port_open_netdev(dp, fresh[i], type, false, port,
                                     &error)) {
                 dp_port_close(fresh[i]);
                 fresh[i] = NULL;

@@ -74,6 +74,10 @@ struct dp_port {
     struct bond *bond;          /* Bonds only; owned by the port. */
     struct ofproto *ofproto;    /* Its bridge's slow path. */
 
+    /* Control thread writes (relaxed atomic), PMDs read. */
+    bool tx_down;               /* Its link is down: output to it is
+                                 * dropped and counted (tx_port_down). */
+
     /* Control thread only. */
     char *ifname;               /* The kernel interface it stands for. */
     bool tap;                   /* Type "tap". */
@@ -227,8 +231,10 @@ int dp_port_attach(struct dp *, struct dp_port *port,
 /* Makes 'to', opened on the interface of 'from', which is about to be
  * removed, own what 'from' made: the veth pair it deletes and the
  * promiscuous mode it turns off with the port.  So a port reopened with
- * other settings keeps its interface. */
-void dp_port_hand_over(struct dp_port *from, struct dp_port *to);
+ * other settings keeps its interface.  Also hands the interface's frames
+ * over (dp_port_take_over()), for a bond member by member. */
+void dp_port_hand_over(struct dp *, struct dp_port *from,
+                       struct dp_port *to);
 
 /* Detaches 'port' and closes it, once no PMD can use it any more. */
 void dp_port_remove(struct dp *, struct dp_port *port);

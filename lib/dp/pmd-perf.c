@@ -106,6 +106,8 @@ pmd_perf_format_ovs(const uint64_t c[PMD_N_STATS], int core_id,
              c[PMD_STAT_DROP_ACTION_EXEC]);
     append__(buf, size, &ofs, "  dropped by bond output: %"PRIu64"\n",
              c[PMD_STAT_DROP_BOND_OUTPUT]);
+    append__(buf, size, &ofs, "  dropped by port down: %"PRIu64"\n",
+             c[PMD_STAT_DROP_PORT_DOWN]);
     append__(buf, size, &ofs,
              "  upcalls over flow limit (no megaflow): %"PRIu64"\n",
              c[PMD_STAT_OVER_FLOW_LIMIT]);

@@ -54,7 +54,8 @@ struct json_t;
     X(ACTION_CLONES, "action_clones")    /* Copy-on-write packet copies. */\
     X(CLONE_POOL_DRY, "clone_pool_dry")  /* Early tx flushes: no clone. */\
     X(DROP_ACTION_EXEC, "drop_action_exec") /* Actions could not run. */  \
-    X(DROP_BOND_OUTPUT, "drop_bond_output") /* Bond with no enabled member. */
+    X(DROP_BOND_OUTPUT, "drop_bond_output") /* Bond with no enabled member. */\
+    X(DROP_PORT_DOWN, "drop_port_down")  /* Output port's link is down. */
 
 enum pmd_stat_type {
 #define PMD_STAT_ENUM__(NAME, STR) PMD_STAT_##NAME,

@@ -77,6 +77,7 @@ pmd_create(struct dp *dp, int core_id)
     dp_flow_table_init(&pmd->flows);
     pmd->tx = xzalloc_cacheline(DP_MAX_PORTS * sizeof *pmd->tx);
     pmd->patch = xzalloc_cacheline(DP_MAX_PORTS * sizeof *pmd->patch);
+    pmd->tx_down = xzalloc_cacheline(DP_MAX_PORTS * sizeof *pmd->tx_down);
     dp_actions_clone_pool_init(&pmd->clones, DP_ACTIONS_CLONE_POOL_SIZE,
                         DP_ACTIONS_CLONE_FRAME_MAX);
     return pmd;
@@ -125,6 +126,7 @@ pmd_destroy(struct pmd *pmd)
     free(pmd->emc);
     free(pmd->tx);
     free(pmd->patch);
+    free(pmd->tx_down);
     dp_actions_clone_pool_uninit(&pmd->clones);
     free(pmd);
 }
@@ -149,13 +151,21 @@ pmd_get_dpcls(struct pmd *pmd, uint16_t in_port)
 
 /* Sends 'batch' on 'port_no' and empties it.  A port removed since the
  * flow was made, or whose interface is missing, gets nothing; its frames
- * are counted as dropped. */
+ * are counted as dropped.  So does a port whose link is down (the kernel
+ * would take them and drop them unseen when the carrier is off). */
 static void
 pmd_send__(struct pmd *pmd, uint16_t port_no, struct dp_batch *batch)
 {
     struct dp_port *port = rcu_read(pmd->dp->ports[port_no]);
 
-    if (LIKELY(port && port->netdev)) {
+    if (UNLIKELY(port && port->netdev
+                 && __atomic_load_n(&port->tx_down, __ATOMIC_RELAXED))) {
+        /* The link monitor's word, stored by dp_port_link_changed(). */
+        pmd_perf_add(&pmd->perf, PMD_STAT_DROP_PORT_DOWN, batch->count);
+        __atomic_store_n(&pmd->tx_down[port_no],
+                         pmd->tx_down[port_no] + batch->count,
+                         __ATOMIC_RELAXED);
+    } else if (LIKELY(port && port->netdev)) {
         pmd_perf_add(&pmd->perf, PMD_STAT_SENT_PACKETS, batch->count);
         pmd_perf_add(&pmd->perf, PMD_STAT_SENT_BATCHES, 1);
         netdev_send(port->netdev, pmd->bond_slot, batch);

@@ -131,6 +131,9 @@ struct pmd {
     struct pmd_patch_stats *patch; /* DP_MAX_PORTS, by patch port number;
                                     * the control thread zeroes a removed
                                     * port's once no PMD can cross it. */
+    uint64_t *tx_down;          /* DP_MAX_PORTS, by port number: frames
+                                 * not sent because the port's link was
+                                 * down; zeroed like 'patch'. */
 
     /* Control thread only. */
     struct pmd_perf_snapshot stats_base; /* At the last pmd-stats-clear. */

@@ -12,6 +12,8 @@ lib_libpmdswitch_a_SOURCES += \
 	lib/netdev/netdev-tap.c \
 	lib/netdev/netdev-tpacket-policy.c \
 	lib/netdev/netdev-tpacket-policy.h \
+	lib/netdev/netdev-tpacket-steer.c \
+	lib/netdev/netdev-tpacket-steer.h \
 	lib/netdev/netdev.c \
 	lib/netdev/netdev.h \
 	lib/netdev/netlink-link.c \
@@ -23,8 +25,6 @@ if HAVE_TPACKET_V3
 lib_libpmdswitch_a_SOURCES += \
 	lib/netdev/netdev-tpacket-private.h \
 	lib/netdev/netdev-tpacket-rx.c \
-	lib/netdev/netdev-tpacket-steer.c \
-	lib/netdev/netdev-tpacket-steer.h \
 	lib/netdev/netdev-tpacket-tx.c \
 	lib/netdev/netdev-tpacket.c
 endif

@@ -9,9 +9,12 @@
  *
  * Each rx queue owns one socket, read by the recvmmsg() receiver of
  * netdev-mmsg-rx.c (a preallocated buffer per batch slot, VLAN tags put
- * back).  With several rx queues the sockets form a PACKET_FANOUT_HASH
- * group, so the kernel spreads flows over them.  Each tx queue owns a
- * transmit-only socket.
+ * back).  The sockets form a PACKET_FANOUT_CBPF group whose program
+ * (netdev-tpacket-steer.c) spreads flows over them, even with one queue:
+ * a netdev that replaces the port on its interface (the other provider,
+ * or other options) joins that group and takes every frame over at one
+ * instant, while the PMDs read these sockets dry (doc/port-handover.md).
+ * Each tx queue owns a transmit-only socket.
  *
  * Counters have one writer each: an rx queue's PMD writes its receive
  * counters, netdev_run() on the control thread writes the kernel drop
@@ -29,6 +32,7 @@
 #include <unistd.h>
 #include <linux/if_packet_compat.h>
 #include "netdev/netdev-mmsg-rx.h"
+#include "netdev/netdev-tpacket-steer.h"
 #include "base/util.h"
 
 struct netdev_mmsg_rxq {
@@ -41,6 +45,10 @@ struct netdev_mmsg_rxq {
     /* Counters: receive ones written by the PMD, rx_ring_full by the
      * control thread; read by anyone with netdev_counter_read(). */
     struct netdev_stats stats CACHE_ALIGNED;
+
+    /* Set by the PMD (release) once it found the socket empty after
+     * seeing the port retired; loaded by the control thread (acquire). */
+    bool drained;
 };
 
 struct netdev_mmsg {
@@ -48,9 +56,15 @@ struct netdev_mmsg {
 
     /* Set at construction, then read only. */
     struct netdev_linux_txq *txqs;  /* up.n_txq entries. */
-    int fanout_id;                  /* -1 until rx queue 0 makes a group. */
-    bool fanout_ignores_outgoing;   /* The kernel filters our own tx. */
     int rcvbuf;                     /* SO_RCVBUF the kernel granted. */
+
+    /* Control thread only: the receive sockets (one per rx queue, owned
+     * by 'steer') and their fanout group. */
+    struct tpacket_steer steer;
+
+    /* Stored by the control thread (release) once a successor took every
+     * frame over; loaded by the PMDs (acquire). */
+    bool retiring;
 
     /* Control thread only. */
     long long next_drops_ms;        /* When netdev_run() next reads the
@@ -83,14 +97,79 @@ netdev_mmsg_dealloc(struct netdev *netdev)
     free(netdev_mmsg_cast(netdev));
 }
 
+/* Opens the receive socket of every rx queue of 'dev', held, and puts
+ * them in a fanout group: the one of 'opts->predecessor' if it has one.
+ * Returns 0, or a positive errno with a message in '*errp' and nothing
+ * left open. */
+static int
+open_rx_sockets(struct netdev_mmsg *dev, const struct netdev_options *opts,
+                char **errp)
+{
+    struct netdev *netdev = &dev->up;
+    struct netdev *pred = opts->predecessor;
+    int fds[TPACKET_STEER_MAX_RXQ];
+    const char *step = "";
+    int error = 0;
+    int q;
+
+    if (netdev->n_rxq > TPACKET_STEER_MAX_RXQ) {
+        *errp = xasprintf("interface %s: type mmsg supports 1 to %d rx "
+                          "queues (n_rxq %d requested)", netdev->name,
+                          TPACKET_STEER_MAX_RXQ, netdev->n_rxq);
+        return EINVAL;
+    }
+    for (q = 0; q < netdev->n_rxq && !error; q++) {
+        fds[q] = netdev_linux_packet_socket(netdev->ifindex, true);
+        if (fds[q] < 0) {
+            error = -fds[q];
+            step = "cannot open receive socket";
+            break;
+        }
+        /* Frames it queues before this are discarded once it joined. */
+        error = tpacket_steer_hold(fds[q]);
+        if (error) {
+            step = "cannot attach filter";
+            q++;
+            break;
+        }
+    }
+    if (!error) {
+        socklen_t len = sizeof dev->rcvbuf;
+
+        if (getsockopt(fds[0], SOL_SOCKET, SO_RCVBUF, &dev->rcvbuf, &len)) {
+            dev->rcvbuf = -1;
+        }
+        error = tpacket_steer_init(&dev->steer, fds, netdev->n_rxq, 1, 0,
+                                   (pred && pred->class->rx_steer
+                                    ? pred->class->rx_steer(pred) : NULL),
+                                   &step);
+    }
+    if (error) {
+        *errp = xasprintf("interface %s: receive sockets: %s (%s)",
+                          netdev->name, step, strerror(error));
+        for (int i = 0; i < q; i++) {
+            close(fds[i]);
+        }
+    }
+    return error;
+}
+
 static int
 netdev_mmsg_construct(struct netdev *netdev,
                       const struct netdev_options *opts, char **errp)
 {
     struct netdev_mmsg *dev = netdev_mmsg_cast(netdev);
+    int error;
 
-    dev->fanout_id = -1;
-    return netdev_linux_txqs_open(netdev, &dev->txqs, errp);
+    error = netdev_linux_txqs_open(netdev, &dev->txqs, errp);
+    if (!error) {
+        error = open_rx_sockets(dev, opts, errp);
+        if (error) {
+            netdev_linux_txqs_close(dev->txqs, netdev->n_txq);
+            dev->txqs = NULL;
+        }
+    }
+    return error;
 }
 
 static void
@@ -98,6 +177,7 @@ netdev_mmsg_destruct(struct netdev *netdev)
 {
     struct netdev_mmsg *dev = netdev_mmsg_cast(netdev);
 
+    tpacket_steer_uninit(&dev->steer);
     netdev_linux_txqs_close(dev->txqs, netdev->n_txq);
 }
 
@@ -116,84 +196,13 @@ netdev_mmsg_rxq_dealloc(struct netdev_rxq *rxq_)
     free(netdev_mmsg_rxq_cast(rxq_));
 }
 
-/* Puts rx socket 'fd' of queue 'qid' into the port's fanout group, making
- * the group when 'qid' is 0.  Returns 0 or a positive errno. */
 static int
-join_fanout(struct netdev_mmsg *dev, int fd, int qid)
-{
-    int flags = PACKET_FANOUT_HASH | PACKET_FANOUT_FLAG_IGNORE_OUTGOING;
-    int value;
-
-    if (!qid) {
-        socklen_t len = sizeof value;
-
-        /* The kernel picks an id no other group in the namespace uses. */
-        value = (flags | PACKET_FANOUT_FLAG_UNIQUEID) << 16;
-        if (setsockopt(fd, SOL_PACKET, PACKET_FANOUT, &value, sizeof value)) {
-            /* Kernels before 6.9 do not know IGNORE_OUTGOING for groups;
-             * then rxq_recv skips our own frames by packet type. */
-            flags &= ~PACKET_FANOUT_FLAG_IGNORE_OUTGOING;
-            value = (flags | PACKET_FANOUT_FLAG_UNIQUEID) << 16;
-            if (setsockopt(fd, SOL_PACKET, PACKET_FANOUT, &value,
-                           sizeof value)) {
-                return errno;
-            }
-        }
-        if (getsockopt(fd, SOL_PACKET, PACKET_FANOUT, &value, &len)) {
-            return errno;
-        }
-        dev->fanout_id = value & 0xffff;
-        dev->fanout_ignores_outgoing
-            = (flags & PACKET_FANOUT_FLAG_IGNORE_OUTGOING) != 0;
-        return 0;
-    }
-
-    if (dev->fanout_id < 0) {
-        return EINVAL;
-    }
-    if (!dev->fanout_ignores_outgoing) {
-        flags &= ~PACKET_FANOUT_FLAG_IGNORE_OUTGOING;
-    }
-    value = (flags << 16) | dev->fanout_id;
-    return setsockopt(fd, SOL_PACKET, PACKET_FANOUT, &value, sizeof value)
-           ? errno : 0;
-}
-
-static int
-netdev_mmsg_rxq_construct(struct netdev_rxq *rxq_, char **errp)
+netdev_mmsg_rxq_construct(struct netdev_rxq *rxq_, char **errp OVS_UNUSED)
 {
     struct netdev_mmsg_rxq *rxq = netdev_mmsg_rxq_cast(rxq_);
-    struct netdev *netdev = rxq_->netdev;
-    struct netdev_mmsg *dev = netdev_mmsg_cast(netdev);
-    int error;
-    int fd;
+    struct netdev_mmsg *dev = netdev_mmsg_cast(rxq_->netdev);
 
-    fd = netdev_linux_packet_socket(netdev->ifindex, true);
-    if (fd < 0) {
-        *errp = xasprintf("interface %s: cannot open receive socket for "
-                          "queue %d (%s)", netdev->name, rxq_->qid,
-                          strerror(-fd));
-        return -fd;
-    }
-    if (netdev->n_rxq > 1) {
-        error = join_fanout(dev, fd, rxq_->qid);
-        if (error) {
-            *errp = xasprintf("interface %s: queue %d cannot join fanout "
-                              "group (%s)", netdev->name, rxq_->qid,
-                              strerror(error));
-            close(fd);
-            return error;
-        }
-    }
-    if (!rxq_->qid) {
-        socklen_t len = sizeof dev->rcvbuf;
-
-        if (getsockopt(fd, SOL_SOCKET, SO_RCVBUF, &dev->rcvbuf, &len)) {
-            dev->rcvbuf = -1;
-        }
-    }
-
-    netdev_mmsg_rx_init(&rxq->rx, fd);
+    netdev_mmsg_rx_init(&rxq->rx, dev->steer.fds[rxq_->qid]);
     return 0;
 }
 
@@ -202,8 +211,8 @@ netdev_mmsg_rxq_destruct(struct netdev_rxq *rxq_)
 {
     struct netdev_mmsg_rxq *rxq = netdev_mmsg_rxq_cast(rxq_);
 
+    /* The port closes the socket. */
     netdev_mmsg_rx_uninit(&rxq->rx);
-    close(rxq->rx.fd);
     rxq->rx.fd = -1;
 }
 
@@ -212,9 +221,20 @@ netdev_mmsg_rxq_recv(struct netdev_rxq *rxq_, struct dp_batch *batch,
                      uint16_t port_no)
 {
     struct netdev_mmsg_rxq *rxq = netdev_mmsg_rxq_cast(rxq_);
+    /* Pairs with the release store in netdev_mmsg_retire(), made once the
+     * kernel delivers nothing more here: an empty queue after it stays
+     * empty. */
+    bool retiring = __atomic_load_n(&netdev_mmsg_cast(rxq_->netdev)->retiring,
+                                    __ATOMIC_ACQUIRE);
     bool dry;
+    int error;
 
-    return netdev_mmsg_rx_recv(&rxq->rx, batch, port_no, &rxq->stats, &dry);
+    error = netdev_mmsg_rx_recv(&rxq->rx, batch, port_no, &rxq->stats, &dry);
+    if (UNLIKELY(retiring && dry)) {
+        /* Pairs with the acquire load in netdev_mmsg_drained(). */
+        __atomic_store_n(&rxq->drained, true, __ATOMIC_RELEASE);
+    }
+    return error;
 }
 
 static int
@@ -294,12 +314,11 @@ netdev_mmsg_get_status(const struct netdev *netdev, char *buf, size_t size)
         n_outgoing += netdev_counter_read(&rxq->rx.n_outgoing);
         last_error = error ? error : last_error;
     }
-    snprintf(buf, size, "mmsg: n_rxq=%d, n_txq=%d, rcvbuf=%d, fanout=%s, "
+    snprintf(buf, size, "mmsg: n_rxq=%d, n_txq=%d, rcvbuf=%d, fanout=%s %d, "
              "ignored_outgoing=%llu, last_rx_error=%s",
              netdev->n_rxq, netdev->n_txq, dev->rcvbuf,
-             (netdev->n_rxq < 2 ? "none"
-              : dev->fanout_ignores_outgoing ? "hash,ignore-outgoing"
-              : "hash"),
+             (dev->steer.group->ignores_outgoing ? "cbpf,ignore-outgoing"
+              : "cbpf"), dev->steer.group->id,
              (unsigned long long) n_outgoing,
              last_error ? strerror(last_error) : "none");
 }
@@ -309,6 +328,44 @@ netdev_mmsg_set_n_txq(struct netdev *netdev, int n_txq, char **errp)
 {
     return netdev_linux_txqs_grow(netdev, netdev_mmsg_cast(netdev)->txqs,
                                   n_txq, errp);
+}
+
+/* Hand-over (doc/port-handover.md). */
+
+static struct tpacket_steer *
+netdev_mmsg_rx_steer(struct netdev *netdev)
+{
+    return &netdev_mmsg_cast(netdev)->steer;
+}
+
+static int
+netdev_mmsg_take_over(struct netdev *netdev)
+{
+    struct netdev_mmsg *dev = netdev_mmsg_cast(netdev);
+
+    return (tpacket_steer_is_owner(&dev->steer) ? 0
+            : tpacket_steer_take_over(&dev->steer));
+}
+
+static void
+netdev_mmsg_retire(struct netdev *netdev)
+{
+    /* Pairs with the acquire load in netdev_mmsg_rxq_recv(). */
+    __atomic_store_n(&netdev_mmsg_cast(netdev)->retiring, true,
+                     __ATOMIC_RELEASE);
+}
+
+static bool
+netdev_mmsg_drained(const struct netdev *netdev)
+{
+    for (int i = 0; i < netdev->n_rxq; i++) {
+        struct netdev_mmsg_rxq *rxq = netdev_mmsg_rxq_cast(netdev->rxqs[i]);
+
+        if (!__atomic_load_n(&rxq->drained, __ATOMIC_ACQUIRE)) {
+            return false;
+        }
+    }
+    return true;
 }
 
 const struct netdev_class netdev_mmsg_class = {
@@ -328,5 +385,9 @@ const struct netdev_class netdev_mmsg_class = {
     .get_stats = netdev_mmsg_get_stats,
     .health = netdev_mmsg_health,
     .run = netdev_mmsg_run,
+    .rx_steer = netdev_mmsg_rx_steer,
+    .take_over = netdev_mmsg_take_over,
+    .retire = netdev_mmsg_retire,
+    .drained = netdev_mmsg_drained,
     .get_status = netdev_mmsg_get_status,
 };

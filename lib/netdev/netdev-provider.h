@@ -148,6 +148,22 @@ struct netdev_class {
      * work (policy windows, statistics from the kernel).  Must not block. */
     void (*run)(struct netdev *);
 
+    /* Optional (NULL: no hand-over; see doc/port-handover.md); control
+     * thread.  rx_steer returns the fanout steering of the receive
+     * sockets, which construct of a netdev given this one as
+     * 'opts->predecessor' may join, or NULL.  take_over steers every
+     * frame of the interface to the sockets of a netdev that joined its
+     * predecessor's group (waiting for the kernel to finish every
+     * delivery to the old ones) and returns 0 or a positive errno, with
+     * nothing changed.  retire then tells the predecessor that its
+     * sockets receive nothing more: it changes no steering any more, and
+     * drained says whether the PMDs have read each of its rx queues dry
+     * since. */
+    struct tpacket_steer *(*rx_steer)(struct netdev *);
+    int (*take_over)(struct netdev *);
+    void (*retire)(struct netdev *);
+    bool (*drained)(const struct netdev *);
+
     /* Optional (NULL: the type name); control thread.  Appends a one-line
      * description of the port's mode and state to 'buf' of 'size' bytes. */
     void (*get_status)(const struct netdev *, char *buf, size_t size);

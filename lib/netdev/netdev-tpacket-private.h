@@ -79,6 +79,10 @@ struct netdev_rxq_tpacket {
                                  * the PMD with acquire. */
     int pmd_mode;               /* Copy of 'mode', stored by the PMD,
                                  * loaded by the control thread. */
+    bool drained;               /* Stored by the PMD (release) once it
+                                 * read the queue dry after seeing the port
+                                 * retired; loaded by the control thread
+                                 * (acquire). */
 
     /* Set at construction, then read only (the PMD waits on them). */
     int fds[TPACKET_N_MODES];   /* Receive sockets, indexed by mode; the
@@ -111,12 +115,17 @@ struct netdev_tpacket {
 
     /* Control thread only (read-only for get_status). */
     struct tpacket_steer steer; /* The fanout group and its program. */
+    bool steer_owns_fds;        /* 'steer' closes the receive sockets. */
     uint64_t n_programs;        /* Programs installed after the first. */
     int steer_error;            /* Last steering failure, or 0. */
 
     /* Written by the control thread, read by PMDs (relaxed): 0, or the
      * errno rxq_recv returns when it has no frames (the link is gone). */
     int link_error;
+
+    /* Stored by the control thread (release) once a successor took every
+     * frame over; loaded by the PMDs (acquire). */
+    bool retiring;
 };
 
 static inline struct netdev_tpacket *

@@ -50,6 +50,8 @@ struct tpacket_tally {
     uint32_t n_blocks_full;
     uint32_t n_blocks_timeout;
     int ll_error;               /* Low-latency socket error, or 0. */
+    bool ll_dry;                /* recvmmsg() found the low-latency socket
+                                 * empty. */
 };
 
 /* ---- Receive (PMD). ---- */
@@ -149,6 +151,7 @@ read_ll(struct netdev_rxq_tpacket *rxq, struct dp_batch *batch,
     if (UNLIKELY(error && error != EAGAIN)) {
         t->ll_error = error;
     }
+    t->ll_dry = *dryp;
     t->n_frames[TPACKET_LOW_LATENCY] += batch->count - start;
 }
 
@@ -332,12 +335,17 @@ netdev_tpacket_rxq_recv(struct netdev_rxq *rxq_, struct dp_batch *batch,
 {
     struct netdev_rxq_tpacket *rxq = netdev_rxq_tpacket_cast(rxq_);
     struct tpacket_tally t;
+    bool retiring;
     int steer;
     int error;
 
     memset(&t, 0, sizeof t);
     tp_release(&rxq->tp);
 
+    /* Pairs with the release store in netdev_tpacket_retire(), made once
+     * the kernel delivers nothing more to this port. */
+    retiring = __atomic_load_n(&netdev_tpacket_cast(rxq_->netdev)->retiring,
+                               __ATOMIC_ACQUIRE);
     /* Pairs with the release store in rxq_switched(), made after the kernel
      * finished every delivery that the previous program steered. */
     steer = __atomic_load_n(&rxq->steer, __ATOMIC_ACQUIRE);
@@ -353,6 +361,13 @@ netdev_tpacket_rxq_recv(struct netdev_rxq *rxq_, struct dp_batch *batch,
         read_switching(rxq, steer, batch, port_no, &t);
     }
     rxq_count(rxq, &t);
+    if (UNLIKELY(retiring) && rxq->mode == steer && !batch->count
+        && (steer == TPACKET_LOW_LATENCY ? t.ll_dry : tp_is_dry(&rxq->tp))) {
+        /* The socket it reads is empty and nothing can arrive any more
+         * (the other one was drained before the PMD moved off it).  Pairs
+         * with the acquire load in netdev_tpacket_drained(). */
+        __atomic_store_n(&rxq->drained, true, __ATOMIC_RELEASE);
+    }
 
     if (LIKELY(batch->count)) {
         return 0;

@@ -33,6 +33,8 @@
 #include "netdev/netdev-tpacket-steer.h"
 
 #include <errno.h>
+#include <stdlib.h>
+#include <unistd.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <linux/if_packet_compat.h>
@@ -244,19 +246,44 @@ steer_emit_hash(struct steer_asm *a)
     steer_xorshift(a, 16);
 }
 
+/* Emits the end of a program that has logical member L in A: "return
+ * values[L]" for the 'n' members, as a chain of comparisons. */
+static void
+steer_emit_table(struct steer_asm *a, const uint32_t *values, int n)
+{
+    for (int l = 0; l < n; l++) {
+        /* Skips the return unless A == l. */
+        ovs_assert(a->n + 2 <= TPACKET_STEER_MAX_INSNS);
+        a->insns[a->n++] = (struct sock_filter) BPF_JUMP(
+            BPF_JMP | BPF_JEQ | BPF_K, l, 0, 1);
+        steer_emit(a, BPF_RET | BPF_K, values[l]);
+    }
+    steer_emit(a, BPF_RET | BPF_K, values[0]);
+}
+
 size_t
-tpacket_steer_build(struct sock_filter *insns, int n_rxq, uint64_t modes)
+tpacket_steer_build(struct sock_filter *insns, int n_rxq, int per_queue,
+                    uint64_t modes, const uint32_t *values)
 {
     struct steer_asm a = { .insns = insns };
 
     ovs_assert(n_rxq >= 1 && n_rxq <= TPACKET_STEER_MAX_RXQ);
+    ovs_assert(per_queue == 1 || per_queue == TPACKET_N_MODES);
+    if (per_queue == 1) {
+        modes = 0;
+    }
     if (n_rxq == 1) {
-        steer_emit(&a, BPF_RET | BPF_K, modes & 1);
+        uint32_t l = modes & 1;
+
+        steer_emit(&a, BPF_RET | BPF_K, values ? values[l] : l);
         return a.n;
     }
 
     steer_emit_hash(&a);
     steer_emit(&a, BPF_ALU | BPF_MOD | BPF_K, n_rxq);
+    if (per_queue == 1) {
+        goto done;
+    }
     steer_emit(&a, BPF_ST, STEER_M_QUEUE);
 
     /* X = the queue's bit of 'modes'.  A shift count must stay below
@@ -279,13 +306,20 @@ tpacket_steer_build(struct sock_filter *insns, int n_rxq, uint64_t modes)
     steer_emit(&a, BPF_ALU | BPF_AND | BPF_K, 1);
     steer_emit(&a, BPF_MISC | BPF_TAX, 0);
 
-    /* Return 2 * queue + mode. */
+    /* A = 2 * queue + mode. */
     steer_emit(&a, BPF_LD | BPF_MEM, STEER_M_QUEUE);
     steer_emit(&a, BPF_ALU | BPF_LSH | BPF_K, 1);
     steer_emit(&a, BPF_ALU | BPF_ADD | BPF_X, 0);
-    steer_emit(&a, BPF_RET | BPF_A, 0);
 
+done:
+    /* The table's jumps are relative already; only the hash's have
+     * labels. */
     steer_asm_finish(&a);
+    if (values) {
+        steer_emit_table(&a, values, per_queue * n_rxq);
+    } else {
+        steer_emit(&a, BPF_RET | BPF_A, 0);
+    }
     return a.n;
 }
 
@@ -295,20 +329,58 @@ steer_setsockopt_int(int fd, int level, int name, int value)
     return setsockopt(fd, level, name, &value, sizeof value) ? errno : 0;
 }
 
-/* Installs the program for 'n_rxq' queues and 'modes' in the group of
- * member 'fd'.  Replacing a program waits for a grace period. */
+/* The value the program of 'st' returns for each of its logical members:
+ * the member's slot in the group, or NULL if that is the member itself
+ * throughout.  If 'leaving' is a slot (else -1) whose member is about to
+ * leave, the value for the member in the last slot, which the kernel
+ * moves into 'leaving', is the one number that names its slot both
+ * before and after: n - 1 modulo the n members, 'leaving' modulo n - 1
+ * (n and n - 1 are coprime, and n - 1 + n * leaving is that number). */
+static const uint32_t *
+steer_values(const struct tpacket_steer *st, int leaving, uint32_t *values)
+{
+    const struct tpacket_group *g = st->group;
+    int n = st->per_queue * st->n_rxq;
+    bool identity = true;
+
+    for (int l = 0; l < n; l++) {
+        int slot = 0;
+
+        for (int s = 0; s < g->n_members; s++) {
+            if (g->fds[s] == st->fds[l]) {
+                slot = s;
+                break;
+            }
+        }
+        values[l] = slot;
+        if (leaving >= 0 && slot == g->n_members - 1) {
+            values[l] = (uint32_t) (g->n_members - 1)
+                        + (uint32_t) g->n_members * leaving;
+        }
+        identity &= values[l] == (uint32_t) l;
+    }
+    return identity ? NULL : values;
+}
+
+/* Installs the program of 'st' for 'modes' in its group, where slot
+ * 'leaving' (or -1) is about to leave, and makes 'st' the owner.
+ * Replacing a program waits for a grace period. */
 static int
-steer_install(int fd, int n_rxq, uint64_t modes, size_t *n_insnsp)
+steer_install(struct tpacket_steer *st, uint64_t modes, int leaving)
 {
     struct sock_filter insns[TPACKET_STEER_MAX_INSNS];
+    uint32_t values[2 * TPACKET_STEER_MAX_RXQ];
     struct sock_fprog prog;
 
-    prog.len = tpacket_steer_build(insns, n_rxq, modes);
+    prog.len = tpacket_steer_build(insns, st->n_rxq, st->per_queue, modes,
+                                   steer_values(st, leaving, values));
     prog.filter = insns;
-    if (setsockopt(fd, SOL_PACKET, PACKET_FANOUT_DATA, &prog, sizeof prog)) {
+    if (setsockopt(st->fds[0], SOL_PACKET, PACKET_FANOUT_DATA, &prog,
+                   sizeof prog)) {
         return errno;
     }
-    *n_insnsp = prog.len;
+    st->n_insns = prog.len;
+    st->group->owner = st;
     return 0;
 }
 
@@ -333,10 +405,10 @@ steer_discard(int fd)
     }
 }
 
-/* Makes 'fd' the first member of a new group with a unique id.  Returns 0
- * or a positive errno. */
+/* Makes 'fd' the first member of new group 'g' with a unique id.  Returns
+ * 0 or a positive errno. */
 static int
-steer_create(struct tpacket_steer *st, int fd, const char **stepp)
+steer_create(struct tpacket_group *g, int fd, const char **stepp)
 {
     int type = PACKET_FANOUT_CBPF | PACKET_FANOUT_FLAG_IGNORE_OUTGOING;
     socklen_t len;
@@ -346,8 +418,8 @@ steer_create(struct tpacket_steer *st, int fd, const char **stepp)
     /* The kernel picks an id that no group in the namespace uses. */
     if (steer_setsockopt_int(fd, SOL_PACKET, PACKET_FANOUT,
                              (type | PACKET_FANOUT_FLAG_UNIQUEID) << 16)) {
-        /* Older kernels lack IGNORE_OUTGOING for groups; netdev-tpacket-rx.c
-         * then skips the port's own frames by packet type. */
+        /* Older kernels lack IGNORE_OUTGOING for groups; the receivers
+         * then skip the port's own frames by packet type. */
         type &= ~PACKET_FANOUT_FLAG_IGNORE_OUTGOING;
         error = steer_setsockopt_int(fd, SOL_PACKET, PACKET_FANOUT,
                                      (type | PACKET_FANOUT_FLAG_UNIQUEID)
@@ -364,83 +436,274 @@ steer_create(struct tpacket_steer *st, int fd, const char **stepp)
         *stepp = "cannot read fanout group id";
         return errno;
     }
-    st->id = value & 0xffff;
-    st->ignores_outgoing = (type & PACKET_FANOUT_FLAG_IGNORE_OUTGOING) != 0;
+    g->id = value & 0xffff;
+    g->ignores_outgoing = (type & PACKET_FANOUT_FLAG_IGNORE_OUTGOING) != 0;
+    g->fds[g->n_members++] = fd;
+    return 0;
+}
+
+/* Adds 'fd' to group 'g'.  Groups must agree on type and flags; UNIQUEID
+ * applies to the first member only. */
+static int
+steer_join(struct tpacket_group *g, int fd)
+{
+    int type = PACKET_FANOUT_CBPF;
+    int error;
+
+    if (g->ignores_outgoing) {
+        type |= PACKET_FANOUT_FLAG_IGNORE_OUTGOING;
+    }
+    error = steer_setsockopt_int(fd, SOL_PACKET, PACKET_FANOUT,
+                                 (type << 16) | g->id);
+    if (!error) {
+        g->fds[g->n_members++] = fd;
+    }
+    return error;
+}
+
+void
+tpacket_steer_join_order(int n_old, int n, int order[])
+{
+    int slots[TPACKET_GROUP_MAX_MEMBERS];
+    int total = n_old + n;
+
+    ovs_assert(total <= TPACKET_GROUP_MAX_MEMBERS);
+    /* Joined k-th -> slot n_old + k (-1: an old member).  Then the old
+     * ones leave as tpacket_steer_uninit() makes them: the lowest slot
+     * that holds one first, its hole taken by the last member, which may
+     * be an old one too. */
+    for (int s = 0; s < total; s++) {
+        slots[s] = s < n_old ? -1 : s - n_old;
+    }
+    for (int s = 0; s < total; ) {
+        if (slots[s] < 0) {
+            slots[s] = slots[--total];
+        } else {
+            s++;
+        }
+    }
+    /* Slot s now holds the member joined slots[s]-th: it must be s. */
+    ovs_assert(total == n);
+    for (int s = 0; s < n; s++) {
+        order[slots[s]] = s;
+    }
+}
+
+/* Removes 'st''s sockets from 'g''s record after a failed join. */
+static void
+steer_forget(struct tpacket_group *g, const struct tpacket_steer *st)
+{
+    for (int s = g->n_members - 1; s >= 0; s--) {
+        for (int l = 0; l < st->per_queue * st->n_rxq; l++) {
+            if (g->fds[s] == st->fds[l]) {
+                g->fds[s] = g->fds[--g->n_members];
+                break;
+            }
+        }
+    }
+}
+
+int
+tpacket_steer_init(struct tpacket_steer *st, const int fds[], int n_rxq,
+                   int per_queue, uint64_t modes, struct tpacket_steer *join,
+                   const char **stepp)
+{
+    int order[2 * TPACKET_STEER_MAX_RXQ];
+    struct tpacket_group *g;
+    int n = per_queue * n_rxq;
+    int error = 0;
+
+    ovs_assert(n_rxq >= 1 && n_rxq <= TPACKET_STEER_MAX_RXQ);
+    memset(st, 0, sizeof *st);
+    st->n_rxq = n_rxq;
+    st->per_queue = per_queue;
+    st->modes = per_queue == 1 ? 0 : modes;
+    memcpy(st->fds, fds, n * sizeof fds[0]);
+
+    if (join && (!join->group || !join->group->owner
+                 || join->group->n_refs >= TPACKET_GROUP_MAX_STEERS
+                 || join->group->n_members + n > TPACKET_GROUP_MAX_MEMBERS)) {
+        /* Nothing steers there, or too many at once: a group of its
+         * own. */
+        join = NULL;
+    }
+    if (!join) {
+        g = xzalloc(sizeof *g);
+        st->group = g;
+        error = steer_create(g, fds[0], stepp);
+        if (!error) {
+            /* The first program comes without a grace period.  Until
+             * every member has joined, the kernel takes its result modulo
+             * fewer members, but every member drops what it gets. */
+            error = steer_install(st, st->modes, -1);
+            if (error) {
+                *stepp = "cannot set steering program";
+            }
+        }
+        for (int l = 1; l < n && !error; l++) {
+            error = steer_join(g, fds[l]);
+            if (error) {
+                *stepp = "cannot join fanout group";
+            }
+        }
+    } else {
+        g = join->group;
+        st->group = g;
+        tpacket_steer_join_order(g->n_members, n, order);
+        for (int k = 0; k < n && !error; k++) {
+            error = steer_join(g, fds[order[k]]);
+            if (error) {
+                *stepp = "cannot join fanout group";
+            }
+        }
+    }
+
+    /* Installing the running program again waits for a grace period:
+     * after it, no delivery that passed a member before its hold, or came
+     * through its own hook before it joined, is still under way.  So
+     * every frame a member queued outside the group is queued by now, and
+     * discarding the queues leaves none behind. */
+    if (!error) {
+        struct tpacket_steer *owner = (struct tpacket_steer *) g->owner;
+
+        error = steer_install(owner, owner->modes, -1);
+        if (error) {
+            *stepp = "cannot set steering program";
+        }
+    }
+    if (error) {
+        if (join) {
+            steer_forget(g, st);
+        } else {
+            free(g);
+        }
+        st->group = NULL;
+        return error;
+    }
+    for (int l = 0; l < n; l++) {
+        steer_discard(fds[l]);
+    }
+    for (int l = 0; l < n; l++) {
+        error = steer_setsockopt_int(fds[l], SOL_SOCKET, SO_DETACH_FILTER,
+                                     0);
+        if (error) {
+            /* A held member can only lose frames steered to it, and none
+             * is yet: give it up as a whole. */
+            *stepp = "cannot detach filter";
+            if (join) {
+                steer_forget(g, st);
+            } else {
+                free(g);
+            }
+            st->group = NULL;
+            return error;
+        }
+    }
+    g->steers[g->n_refs++] = st;
     return 0;
 }
 
 int
-tpacket_steer_init(struct tpacket_steer *st,
-                   const int fds[][TPACKET_N_MODES], int n_rxq,
-                   uint64_t modes, const char **stepp)
+tpacket_steer_take_over(struct tpacket_steer *st)
 {
-    int type;
-    int error;
+    return steer_install(st, st->modes, -1);
+}
 
-    ovs_assert(n_rxq >= 1 && n_rxq <= TPACKET_STEER_MAX_RXQ);
-    memset(st, 0, sizeof *st);
-    st->fd = fds[0][TPACKET_LOW_LATENCY];
-    st->n_rxq = n_rxq;
-    error = steer_create(st, st->fd, stepp);
-    if (error) {
-        return error;
-    }
-    /* The first program comes without a grace period.  Until every
-     * member has joined, the kernel takes its result modulo fewer members,
-     * but every member drops what it gets. */
-    error = steer_install(st->fd, n_rxq, modes, &st->n_insns);
-    if (error) {
-        *stepp = "cannot set steering program";
-        return error;
-    }
-
-    /* Groups must agree on type and flags; UNIQUEID applies to the first
-     * member only. */
-    type = PACKET_FANOUT_CBPF;
-    if (st->ignores_outgoing) {
-        type |= PACKET_FANOUT_FLAG_IGNORE_OUTGOING;
-    }
-    for (int i = 1; i < 2 * n_rxq; i++) {
-        error = steer_setsockopt_int(fds[i / 2][i % 2], SOL_PACKET,
-                                     PACKET_FANOUT, (type << 16) | st->id);
-        if (error) {
-            *stepp = "cannot join fanout group";
-            return error;
-        }
-    }
-
-    /* Installing the same program again waits for a grace period: after
-     * it, no delivery that passed a member before its hold, or came
-     * through its own hook before it joined, is still under way.  So
-     * every frame a member queued outside the group is queued by now, and
-     * discarding the queues leaves none behind. */
-    error = steer_install(st->fd, n_rxq, modes, &st->n_insns);
-    if (error) {
-        *stepp = "cannot set steering program";
-        return error;
-    }
-    for (int i = 0; i < 2 * n_rxq; i++) {
-        steer_discard(fds[i / 2][i % 2]);
-    }
-    for (int i = 0; i < 2 * n_rxq; i++) {
-        error = steer_setsockopt_int(fds[i / 2][i % 2], SOL_SOCKET,
-                                     SO_DETACH_FILTER, 0);
-        if (error) {
-            *stepp = "cannot detach filter";
-            return error;
-        }
-    }
-    st->modes = modes;
-    return 0;
+bool
+tpacket_steer_is_owner(const struct tpacket_steer *st)
+{
+    return st->group && st->group->owner == st;
 }
 
 int
 tpacket_steer_set_modes(struct tpacket_steer *st, uint64_t modes)
 {
-    int error = steer_install(st->fd, st->n_rxq, modes, &st->n_insns);
+    int error = 0;
 
+    if (st->per_queue == 1) {
+        modes = 0;
+    }
+    if (tpacket_steer_is_owner(st)) {
+        error = steer_install(st, modes, -1);
+    }
     if (!error) {
         st->modes = modes;
     }
     return error;
+}
+
+void
+tpacket_steer_uninit(struct tpacket_steer *st)
+{
+    struct tpacket_group *g = st->group;
+    int n = st->per_queue * st->n_rxq;
+    bool steered_around = false;
+
+    if (!g) {
+        return;
+    }
+    for (int i = 0; i < g->n_refs; i++) {
+        if (g->steers[i] == st) {
+            g->steers[i] = g->steers[--g->n_refs];
+            break;
+        }
+    }
+    if (g->owner == st) {
+        g->owner = NULL;
+        if (g->n_refs) {
+            int error = steer_install(g->steers[0], g->steers[0]->modes,
+                                      -1);
+
+            if (error) {
+                VLOG_WARN("fanout group %d: cannot hand the steering over "
+                          "(%s)", g->id, strerror(error));
+            }
+        }
+    }
+    /* Slot order, which the joiner's order counts on. */
+    for (int s = 0; s < g->n_members; ) {
+        bool mine = false;
+
+        for (int l = 0; l < n; l++) {
+            mine |= g->fds[s] == st->fds[l];
+        }
+        if (!mine) {
+            s++;
+            continue;
+        }
+        if (g->owner) {
+            struct tpacket_steer *owner = (struct tpacket_steer *) g->owner;
+            int error = steer_install(owner, owner->modes, s);
+
+            if (error) {
+                VLOG_WARN("fanout group %d: cannot steer around a leaving "
+                          "member (%s)", g->id, strerror(error));
+            }
+        }
+        /* Closing unlinks it: the kernel moves the last member into its
+         * slot (a last member just goes). */
+        close(g->fds[s]);
+        g->fds[s] = g->fds[--g->n_members];
+        steered_around = g->owner != NULL;
+    }
+    if (steered_around) {
+        /* The last program names a moved member by a number that is right
+         * modulo this member count only: a socket that joins later would
+         * change the count under it.  The plain program is right for any
+         * count. */
+        struct tpacket_steer *owner = (struct tpacket_steer *) g->owner;
+        int error = steer_install(owner, owner->modes, -1);
+
+        if (error) {
+            VLOG_WARN("fanout group %d: cannot reinstall the steering "
+                      "program (%s)", g->id, strerror(error));
+        }
+    }
+    for (int l = 0; l < n; l++) {
+        st->fds[l] = -1;
+    }
+    st->group = NULL;
+    if (!g->n_refs) {
+        free(g);
+    }
 }

@@ -249,15 +249,27 @@ close_rx_sockets(struct netdev_tpacket *dev)
     if (!dev->socks) {
         return;
     }
+    /* A mapping holds its socket: the rings go first, so that each socket
+     * leaves its fanout group when it is closed, in the order the
+     * steering closes them (which a successor that took over counts
+     * on). */
     for (int q = 0; q < dev->up.n_rxq; q++) {
         struct tpacket_rx_socks *socks = &dev->socks[q];
 
         if (socks->map) {
             munmap(socks->map, map_size);
+            socks->map = NULL;
         }
-        for (int m = 0; m < TPACKET_N_MODES; m++) {
-            if (socks->fds[m] >= 0) {
-                close(socks->fds[m]);
+    }
+    if (dev->steer_owns_fds) {
+        tpacket_steer_uninit(&dev->steer);
+        dev->steer_owns_fds = false;
+    } else {
+        for (int q = 0; q < dev->up.n_rxq; q++) {
+            for (int m = 0; m < TPACKET_N_MODES; m++) {
+                if (dev->socks[q].fds[m] >= 0) {
+                    close(dev->socks[q].fds[m]);
+                }
             }
         }
     }
@@ -279,14 +291,16 @@ initial_modes(const struct netdev_tpacket *dev)
 }
 
 /* Opens the receive sockets of every rx queue of 'dev', in fanout member
- * order (see "More than one rx queue"), and puts them in the port's group.
- * Returns 0, or a positive errno with a message in '*errp' and nothing
- * left open. */
+ * order (see "More than one rx queue"), and puts them in the port's group:
+ * that of 'pred', the netdev this one replaces, if it has one (see
+ * doc/port-handover.md).  Returns 0, or a positive errno with a message
+ * in '*errp' and nothing left open. */
 static int
-open_rx_sockets(struct netdev_tpacket *dev, char **errp)
+open_rx_sockets(struct netdev_tpacket *dev, struct netdev *pred,
+                char **errp)
 {
     struct netdev *netdev = &dev->up;
-    int fds[TPACKET_MAX_RXQ][TPACKET_N_MODES];
+    int fds[TPACKET_MAX_RXQ * TPACKET_N_MODES];
     const char *step = "";
     int error;
     int q;
@@ -313,10 +327,15 @@ open_rx_sockets(struct netdev_tpacket *dev, char **errp)
             close_rx_sockets(dev);
             return error;
         }
-        memcpy(fds[q], dev->socks[q].fds, sizeof fds[q]);
+        memcpy(&fds[q * TPACKET_N_MODES], dev->socks[q].fds,
+               sizeof dev->socks[q].fds);
     }
     error = tpacket_steer_init(&dev->steer, fds, netdev->n_rxq,
-                               initial_modes(dev), &step);
+                               TPACKET_N_MODES, initial_modes(dev),
+                               (pred && pred->class->rx_steer
+                                ? pred->class->rx_steer(pred) : NULL),
+                               &step);
+    dev->steer_owns_fds = !error;
     if (error) {
         *errp = xasprintf("interface %s: fanout group of %d rx queues: %s "
                           "(%s)", netdev->name, netdev->n_rxq, step,
@@ -405,7 +424,7 @@ netdev_tpacket_construct(struct netdev *netdev,
     if (error) {
         return error;
     }
-    error = open_rx_sockets(dev, errp);
+    error = open_rx_sockets(dev, opts->predecessor, errp);
     if (error) {
         netdev_linux_txqs_close(dev->txqs, netdev->n_txq);
         dev->txqs = NULL;
@@ -653,7 +672,10 @@ netdev_tpacket_run(struct netdev *netdev)
             modes &= ~(UINT64_C(1) << i);
         }
     }
-    if (modes != dev->steer.modes) {
+    /* A port that has not taken over its group yet, or that handed it
+     * over, steers nothing (doc/port-handover.md). */
+    if (modes != dev->steer.modes && tpacket_steer_is_owner(&dev->steer)
+        && !dev->retiring) {
         switch_queues(dev, modes);
     }
     update_link_error(dev);
@@ -732,8 +754,9 @@ netdev_tpacket_get_status(const struct netdev *netdev, char *buf,
                    "(cbpf%s), steering program of %zu instructions, "
                    "replaced %llu times, last steering error: %s\n",
                    netdev->n_rxq, netdev->n_rxq == 1 ? "" : "s", ring_kb,
-                   ring_kb * netdev->n_rxq, dev->steer.id, 2 * netdev->n_rxq,
-                   (dev->steer.ignores_outgoing
+                   ring_kb * netdev->n_rxq, dev->steer.group->id,
+                   2 * netdev->n_rxq,
+                   (dev->steer.group->ignores_outgoing
                     ? ", kernel ignores outgoing" : ""),
                    dev->steer.n_insns, (unsigned long long) dev->n_programs,
                    dev->steer_error ? strerror(dev->steer_error) : "none");
@@ -749,6 +772,45 @@ netdev_tpacket_set_n_txq(struct netdev *netdev, int n_txq, char **errp)
     return netdev_linux_txqs_grow(netdev,
                                   netdev_tpacket_cast(netdev)->txqs, n_txq,
                                   errp);
+}
+
+/* ---- Hand-over (control thread; doc/port-handover.md). ---- */
+
+static struct tpacket_steer *
+netdev_tpacket_rx_steer(struct netdev *netdev)
+{
+    return &netdev_tpacket_cast(netdev)->steer;
+}
+
+static int
+netdev_tpacket_take_over(struct netdev *netdev)
+{
+    struct netdev_tpacket *dev = netdev_tpacket_cast(netdev);
+
+    return (tpacket_steer_is_owner(&dev->steer) ? 0
+            : tpacket_steer_take_over(&dev->steer));
+}
+
+static void
+netdev_tpacket_retire(struct netdev *netdev)
+{
+    /* Pairs with the acquire load in netdev_tpacket_rxq_recv(). */
+    __atomic_store_n(&netdev_tpacket_cast(netdev)->retiring, true,
+                     __ATOMIC_RELEASE);
+}
+
+static bool
+netdev_tpacket_drained(const struct netdev *netdev)
+{
+    for (int i = 0; i < netdev->n_rxq; i++) {
+        const struct netdev_rxq_tpacket *rxq
+            = netdev_rxq_tpacket_cast(netdev->rxqs[i]);
+
+        if (!__atomic_load_n(&rxq->drained, __ATOMIC_ACQUIRE)) {
+            return false;
+        }
+    }
+    return true;
 }
 
 const struct netdev_class netdev_tpacket_class = {
@@ -768,6 +830,10 @@ const struct netdev_class netdev_tpacket_class = {
     .get_stats = netdev_tpacket_get_stats,
     .health = netdev_tpacket_health,
     .run = netdev_tpacket_run,
+    .rx_steer = netdev_tpacket_rx_steer,
+    .take_over = netdev_tpacket_take_over,
+    .retire = netdev_tpacket_retire,
+    .drained = netdev_tpacket_drained,
     .get_status = netdev_tpacket_get_status,
 };
 

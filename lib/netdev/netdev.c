@@ -306,6 +306,27 @@ netdev_open(const char *ifname, const char *type,
     return 0;
 }
 
+int
+netdev_take_over(struct netdev *new, struct netdev *old)
+{
+    int error;
+
+    if (!new->class->take_over || !old->class->retire) {
+        return 0;
+    }
+    error = new->class->take_over(new);
+    if (!error) {
+        old->class->retire(old);
+    }
+    return error;
+}
+
+bool
+netdev_drained(const struct netdev *old)
+{
+    return !old->class->drained || old->class->drained(old);
+}
+
 void
 netdev_close(struct netdev *netdev)
 {

@@ -62,6 +62,13 @@ struct netdev_options {
     const char *pcap;           /* "dummy" only: also write what the port
                                  * transmits to this pcap file; NULL for
                                  * none.  Other providers ignore it. */
+    struct netdev *predecessor; /* NULL, or the open netdev on the same
+                                 * interface that this one replaces ('replaces'
+                                 * set): a packet-socket provider joins its
+                                 * receive sockets to the predecessor's
+                                 * fanout group, so that netdev_take_over()
+                                 * can move every frame at one instant
+                                 * (doc/port-handover.md). */
 };
 
 /* Opens kernel interface 'ifname' with provider 'type'.  On success stores
@@ -72,6 +79,18 @@ int netdev_open(const char *ifname, const char *type,
                 const struct netdev_options *, struct netdev **netdevp,
                 char **errp);
 void netdev_close(struct netdev *);   /* Accepts NULL. */
+
+/* Hand-over (doc/port-handover.md), control thread.  netdev_take_over()
+ * steers every frame of the interface from 'old' to 'new', opened with
+ * 'old' as its predecessor: when it returns 0, 'old''s sockets receive
+ * nothing more, and the frames they hold still wait in them, for the
+ * PMDs to read.  Returns 0 (also when there was nothing to hand over:
+ * providers that cannot, or 'new' opened on a group of its own) or a
+ * positive errno, with nothing changed.  netdev_drained() then says
+ * whether the PMDs have read every rx queue of 'old' dry since.  Sleeps
+ * for a grace period. */
+int netdev_take_over(struct netdev *new, struct netdev *old);
+bool netdev_drained(const struct netdev *old);
 
 /* True if 'type' names a provider compiled in. */
 bool netdev_type_exists(const char *type);

@@ -44,6 +44,7 @@ struct ofproto_port {
     struct ofproto *patch_peer; /* Patch ports: the peer's bridge, or NULL
                                  * while the peer is missing. */
     uint16_t patch_peer_port;   /* Patch ports: the peer's port number. */
+    bool link_down;             /* Its link is down: floods leave it out. */
 };
 
 /* A port set.  Never changed once published: writers copy, modify and

@@ -452,6 +452,40 @@ ofproto_port_set_bond(struct ofproto *ofproto, uint16_t port_no,
     return 0;
 }
 
+int
+ofproto_port_set_link(struct ofproto *ofproto, uint16_t port_no, bool up)
+{
+    struct ofproto_ports *old, *new;
+    size_t i;
+
+    pthread_mutex_lock(&ofproto->ports_mutex);
+    old = ofproto->ports;
+    i = ofproto_ports_lower_bound(old, port_no);
+    if (i >= old->n || old->ports[i].port_no != port_no) {
+        pthread_mutex_unlock(&ofproto->ports_mutex);
+        return ENOENT;
+    }
+    if (old->ports[i].link_down == !up) {
+        pthread_mutex_unlock(&ofproto->ports_mutex);
+        return 0;
+    }
+    new = ofproto_ports_alloc(old->n);
+    memcpy(new->ports, old->ports, old->n * sizeof old->ports[0]);
+    new->ports[i].link_down = !up;
+    /* Pairs with the acquire load in ofproto_ports_get(). */
+    __atomic_store_n(&ofproto->ports, new, __ATOMIC_RELEASE);
+    /* Not a new port set for the flows: only those that flood or output
+     * to the port depend on its link, and the change log names them
+     * (after the store above, so a PMD that reads the keys translates
+     * with the new set).  A tenant may flap its link many times a
+     * second. */
+    ofproto_port_link_changed(ofproto, port_no);
+    rcu_synchronize();
+    free(old);
+    pthread_mutex_unlock(&ofproto->ports_mutex);
+    return 0;
+}
+
 bool
 ofproto_port_bundle(const struct ofproto *ofproto, uint16_t port_no,
                     uint16_t *bundle)

@@ -210,6 +210,14 @@ bool ofproto_port_bundle(const struct ofproto *, uint16_t port_no,
 int ofproto_port_set(struct ofproto *, uint16_t port_no,
                      const struct ofproto_port_settings *s);
 
+/* Tells the bridge whether the link of port 'port_no' is up: NORMAL
+ * flooding and the flood action leave out a port whose link is down.
+ * If the state changed, logs the port and the flood set in the change
+ * log (ofproto_port_link_changed()), so that the flows that flood or
+ * output to it are translated again, and no others.  Returns 0 or ENOENT (no such port).  Same
+ * thread rules as ofproto_port_add(). */
+int ofproto_port_set_link(struct ofproto *, uint16_t port_no, bool up);
+
 /* Copies the VLAN settings of port 'port_no' into '*s'.  Returns false if
  * there is no such port.  Any thread (RCU reader). */
 bool ofproto_port_get(const struct ofproto *, uint16_t port_no,
@@ -250,7 +258,8 @@ uint64_t ofproto_table_generation(const struct ofproto *);
 const struct change_log *ofproto_change_log(const struct ofproto *);
 
 /* Records that the link of port 'port_no' went up or down: translations
- * that output to it or flood are re-checked.  Any thread. */
+ * that output to it or flood are re-checked (ofproto_port_set_link() does
+ * it).  Any thread. */
 void ofproto_port_link_changed(struct ofproto *, uint16_t port_no);
 
 /* Replaces the bridge's rule table by the 'n' rules in 'rules', which it

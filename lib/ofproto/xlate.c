@@ -434,7 +434,8 @@ xlate_normal_output(struct xlate_ctx *ctx, const struct ofproto_port *port,
 }
 
 /* Outputs to every bridge port that carries 'vlan' except 'in_port' (a
- * bond member is not one: its bond is), in port number order within two
+ * bond member is not one: its bond is) and ports whose link is down
+ * (ofproto_port_set_link()), in port number order within two
  * groups: first the ports that take the frame tagged if it is tagged now,
  * else those that take it untagged; then the others.  All tagged outputs
  * carry the same VID, so this emits at most two VLAN actions, and a
@@ -455,6 +456,12 @@ xlate_normal_flood(struct xlate_ctx *ctx, uint16_t in_port, uint16_t vlan)
                 && port->bundle == port->port_no
                 && ofproto_port_settings_carries(&port->s, vlan)
                 && (ofproto_port_output_vid(&port->s, vlan) != 0) == tagged) {
+                if (port->link_down) {
+                    /* Once per port: only one pass matches it. */
+                    xlate_report(ctx, "NORMAL: port %s is down, not "
+                                 "flooding to it", port->name);
+                    continue;
+                }
                 xlate_normal_output(ctx, port, vlan);
             }
         }
@@ -644,8 +651,8 @@ xlate_rule_output(struct xlate_ctx *ctx, uint16_t port_no)
 }
 
 /* Outputs the packet as it is now to every bridge port but the one it
- * came in on (for a bond member: its bond).  Members are reached through
- * their bond. */
+ * came in on (for a bond member: its bond) and those whose link is down.
+ * Members are reached through their bond. */
 static void
 xlate_rule_flood(struct xlate_ctx *ctx)
 {
@@ -657,7 +664,8 @@ xlate_rule_flood(struct xlate_ctx *ctx)
     for (size_t i = 0; i < ctx->ports->n; i++) {
         const struct ofproto_port *port = &ctx->ports->ports[i];
 
-        if (port->bundle == port->port_no && port->port_no != in_bundle) {
+        if (port->bundle == port->port_no && port->port_no != in_bundle
+            && !port->link_down) {
             xlate_port_output(ctx, port, -1);
         }
     }
