@@ -42,7 +42,8 @@ for cmd in version exit dpctl/show dpctl/dump-flows dpctl/del-flows \
            dpif-netdev/pmd-stats-show dpif-netdev/pmd-stats-clear \
            dpif-netdev/pmd-rxq-show dpif-netdev/pmd-perf-show \
            dpif-netdev/pmd-rxq-rebalance vlog/list vlog/set coverage/show \
-           fdb/show fdb/flush other-config/list other-config/get \
+           fdb/show fdb/flush fdb/stats-show other-config/list \
+           other-config/get \
            other-config/set config/reload memory/show; do
     grep -q "^  $cmd" <<<"$out" || ps_fail "list-commands lacks $cmd"
 done
@@ -85,7 +86,8 @@ ps_assert_eq "memory/show ports" 5 "$ports"
 ps_info "every command, in text and in JSON"
 # Arguments for the commands that need some; "exit" comes last.
 declare -A ARGS=(
-    [fdb/show]=br0 [fdb/flush]=br0 [other-config/get]=smc-enable
+    [fdb/show]=br0 [fdb/flush]=br0 [fdb/stats-show]=br0
+    [other-config/get]=smc-enable
     [other-config/set]=smc-enable=true [vlog/set]=pmd:file:info
     [dpif-netdev/pmd-stats-show]="-pmd 1" [dpif-netdev/pmd-perf-show]="-pmd 1"
     [dpif-netdev/pmd-rxq-show]="-pmd 1" [dpctl/dump-flows]=-m
