@@ -6,7 +6,8 @@
  * copied the way a seqlock reader does: the key at position 'p' may be
  * overwritten once the head reaches p + CHANGE_LOG_SIZE, so it reads the
  * head again after copying and gives up if its first position is that
- * far behind.
+ * far behind.  Keys are stored with release and loaded with acquire (no
+ * fences, which the thread sanitizer does not model).
  */
 #include <autoconf.h>
 #include "ofproto/change-log.h"
@@ -37,12 +38,11 @@ void
 change_log_append(struct change_log *log, uint64_t key)
 {
     pthread_mutex_lock(&log->mutex);
-    /* Pairs with the acquire fence in change_log_read(): a reader that
-     * loads the key stored below sees the head that made its slot
-     * reusable. */
-    __atomic_thread_fence(__ATOMIC_RELEASE);
+    /* Release pairs with the acquire loads of the keys in
+     * change_log_read(): a reader that loads the key stored here sees the
+     * head that made its slot reusable. */
     __atomic_store_n(&log->keys[log->head % CHANGE_LOG_SIZE], key,
-                     __ATOMIC_RELAXED);
+                     __ATOMIC_RELEASE);
     /* Pairs with the acquire load in change_log_head(): a reader that
      * sees the new head sees the key. */
     __atomic_store_n(&log->head, log->head + 1, __ATOMIC_RELEASE);
@@ -71,14 +71,13 @@ change_log_read(const struct change_log *log, uint64_t pos, uint64_t head,
         return SIZE_MAX;
     }
     for (size_t i = 0; i < n; i++) {
+        /* Pairs with the release store in change_log_append(): if this
+         * reads a key that overwrote ours, the head load below sees the
+         * head of that append. */
         keys[i] = __atomic_load_n(&log->keys[(pos + i) % CHANGE_LOG_SIZE],
-                                  __ATOMIC_RELAXED);
+                                  __ATOMIC_ACQUIRE);
     }
-    /* Orders the key loads before the head load below, as a seqlock
-     * reader does; pairs with the release fence of a writer that
-     * overwrote one of them. */
-    __atomic_thread_fence(__ATOMIC_ACQUIRE);
-    now = __atomic_load_n(&log->head, __ATOMIC_RELAXED);
+    now = __atomic_load_n(&log->head, __ATOMIC_ACQUIRE);
     /* A writer that stores key 'p + CHANGE_LOG_SIZE' overwrites key 'p';
      * the head was then 'p + CHANGE_LOG_SIZE' already. */
     if (now - pos >= CHANGE_LOG_SIZE) {

@@ -73,7 +73,8 @@ struct change_log {
                                  * append, if nonnull: the datapath's
                                  * counter that PMDs watch. */
     uint64_t keys[CHANGE_LOG_SIZE]; /* Key 'i' at 'i % CHANGE_LOG_SIZE';
-                                     * relaxed atomic stores and loads. */
+                                     * stored with release, loaded with
+                                     * acquire. */
 };
 
 void change_log_init(struct change_log *);
