@@ -1382,6 +1382,14 @@ static bool spread_map_set;
  * every queue must get some (with at least 8 flows per queue; with more
  * than 32 queues, some queue above 31, whose mode the program takes from
  * its second word); each queue's status must count its own frames. */
+/* How many of the frames a small-ring case may see the kernel drop (as
+ * 1 in N): a sanitized build reads the rings several times slower. */
+#if defined(__SANITIZE_THREAD__) || defined(__SANITIZE_ADDRESS__)
+#define SMALL_RING_DROPS_1_IN 16
+#else
+#define SMALL_RING_DROPS_1_IN 64
+#endif
+
 static void
 flow_spread_case(const char *mode, int n_rxq)
 {
@@ -1403,14 +1411,16 @@ flow_spread_case(const char *mode, int n_rxq)
 
     /* Rings of 4 blocks (more than 8 queues) in throughput mode: now and
      * then the kernel finds a queue's next block still held and drops a
-     * few frames (2 to 4 of 512 in about one run of five on 2 cores).
+     * few frames (2 to 4 of 512 in about one run of five on 2 cores, up
+     * to 14 under the thread sanitizer).
      * Those must be counted, and none of the others lost, duplicated,
      * reordered or moved to another queue. */
     small_rings = mode && !strcmp(mode, "throughput") && n_rxq > 8;
     stats = port_stats(nd);
     CHECK(log.n_test + stats.rx_ring_full == sent
-          && (small_rings ? stats.rx_ring_full <= (unsigned) sent / 64
-                          : !stats.rx_ring_full),
+          && (small_rings
+              ? stats.rx_ring_full <= (unsigned) sent / SMALL_RING_DROPS_1_IN
+              : !stats.rx_ring_full),
           "received %d of %d frames, %llu dropped by the kernel",
           log.n_test, sent, (unsigned long long) stats.rx_ring_full);
     CHECK(stats.rx_packets == log.n_test + log.n_other,
