@@ -43,7 +43,7 @@ run_suite() {
     n_pass=$(grep -c '^PASS:' "$dir/check.log")
     n_fail=$(grep -cE '^(FAIL|ERROR|XPASS):' "$dir/check.log")
     if [ "$n_fail" -gt 0 ]; then
-        for trs in "$dir"/tests/test-*.trs; do
+        for trs in "$dir"/tests/test-*.trs "$dir"/tests/*/test-*.trs; do
             if grep -qE '^:test-result: (FAIL|ERROR)' "$trs"; then
                 echo "--- ${trs%.trs}.log"; tail -30 "${trs%.trs}.log"
             fi

@@ -45,10 +45,41 @@ n_txq()
     dm_json dpctl/show -- "[p for p in j['ports'] if p['name'] == '$1'][0]['n_txq']"
 }
 
-# n_fds: how many descriptors the daemon has open.
+# n_clients: how many appctl connections the daemon still holds (its
+# connected unix sockets; the listening one is not counted).  A client
+# that has its reply may exit before the daemon sees it close.
+n_clients()
+{
+    python3 - "$PS_DAEMON_PID" <<'EOF'
+import os, sys
+pid = sys.argv[1]
+with open("/proc/%s/net/unix" % pid) as f:
+    next(f)
+    connected = {l.split()[6] for l in f if l.split()[5] != "01"}
+n = 0
+for fd in os.listdir("/proc/%s/fd" % pid):
+    try:
+        target = os.readlink("/proc/%s/fd/%s" % (pid, fd))
+    except FileNotFoundError:
+        continue
+    n += target.startswith("socket:[") and target[8:-1] in connected
+print(n)
+EOF
+}
+
+n_clients_is_0()
+{
+    [[ $(n_clients) == 0 ]]
+}
+
+# n_fds: how many descriptors the daemon has open, once it has closed
+# every appctl connection (which would otherwise count or not, by how
+# soon its control thread runs).
 n_fds()
 {
-    local fds=("/proc/$PS_DAEMON_PID/fd/"*)
+    local fds
+    dm_wait "appctl connections to close" n_clients_is_0
+    fds=("/proc/$PS_DAEMON_PID/fd/"*)
     printf '%s\n' "${#fds[@]}"
 }
 
@@ -134,6 +165,7 @@ ps_info "running out of descriptors while adding ports"
 # A soft limit that leaves 11 descriptor numbers free: two ports of 4 rx
 # queues fit (each add also takes a client socket and the config file's
 # temporary file for a moment), the third runs out halfway.
+dm_wait "appctl connections to close" n_clients_is_0
 soft=$(python3 - "$PS_DAEMON_PID" <<'EOF'
 import os, sys
 fds = {int(f) for f in os.listdir("/proc/%s/fd" % sys.argv[1])}
