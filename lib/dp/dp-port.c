@@ -651,6 +651,12 @@ dp_port_remove(struct dp *dp, struct dp_port *port)
             __atomic_store_n(&ps->bytes, 0, __ATOMIC_RELAXED);
         }
     }
+    if (port->successor) {
+        /* Nothing counts on it any more; the providers first read the
+         * kernel's last drop counts. */
+        netdev_run();
+        dp_port_get_stats(dp, port, &port->successor->stats_base);
+    }
     /* Likewise: no PMD outputs to it any more. */
     for (int i = 0; i < dp->n_pmds; i++) {
         __atomic_store_n(&dp->pmds[i]->tx_down[port->port_no], 0,
@@ -705,6 +711,18 @@ dp_port_take_over(struct dp_port *old, struct dp_port *new)
     }
 }
 
+/* A port reopened under its own name (a reload that changed its options)
+ * counts on from where 'from' stopped, so that what the old sockets
+ * received and dropped stays in its counters: 'to' inherits them when
+ * 'from' is removed. */
+static void
+dp_port_carry_stats(struct dp_port *from, struct dp_port *to)
+{
+    if (!strcmp(from->name, to->name)) {
+        from->successor = to;
+    }
+}
+
 void
 dp_port_hand_over(struct dp *dp, struct dp_port *from, struct dp_port *to)
 {
@@ -723,12 +741,14 @@ dp_port_hand_over(struct dp *dp, struct dp_port *from, struct dp_port *to)
             for (size_t j = 0; j < to->n_members; j++) {
                 if (!strcmp(to->members[j]->ifname, m->ifname)) {
                     dp_port_take_over(m, to->members[j]);
+                    dp_port_carry_stats(m, to->members[j]);
                 }
             }
         }
     } else {
         dp_port_take_over(from, to);
     }
+    dp_port_carry_stats(from, to);
 }
 
 /* Undoes what opening 'port' did to the system, appending to 'problems'

@@ -102,6 +102,10 @@ struct dp_port {
     struct pmd_rxq **rxqs;      /* One per rx queue of 'netdev'. */
     int n_rxqs;
     struct netdev_stats stats_base; /* Of netdevs this port had before. */
+    struct dp_port *successor;  /* The port reopened under this one's name
+                                 * that took its interface over
+                                 * (dp_port_hand_over()); it inherits the
+                                 * counters when this one is removed. */
     struct ofproto_port_settings vlan; /* VLAN mode, tag and trunks. */
     uint16_t bond_port_no;      /* Bond members: the bond's port number;
                                  * else DP_PORT_NONE. */

@@ -5,8 +5,8 @@
 # adds a port (frames reach it) and removes one (none reach it, appctl no
 # longer knows it); bad configs, rejected while parsing or while being
 # applied, leave the running switch as it was; a pmd-cpu-mask change
-# moves rx queues between the two PMDs and traffic keeps flowing; and
-# without --enable-dummy the daemon refuses dummy ports with a clear error.
+# moves rx queues between the two PMDs and traffic keeps flowing; a port
+# reopened with other options keeps its counters; and without --enable-dummy the daemon refuses dummy ports with a clear error.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
@@ -136,5 +136,19 @@ dm_recv p3 --qid 1 "$(dm_udp 00:00:00:00:00:0c $BCAST 102)"
 flood_from p1
 dm_wait_stat p1 tx_packets 3
 dm_wait_stat p3 tx_packets 5
+
+# p3 reopened with other options under its own name: a new port with the
+# same name counts on from where the old one stopped.
+rx_before=$(dm_port_stat p3 rx_packets)
+dm_write_config 0x2 "$(dm_port p1)" "$(dm_port p3 1)"
+reload
+ps_assert_eq "p3's rx queues after the reopen" "1:p1/0 1:p3/0" "$(dm_rxqs)"
+ps_assert_eq "p3 rx_packets after the reopen" "$rx_before" \
+    "$(dm_port_stat p3 rx_packets)"
+ps_assert_eq "p3 tx_packets after the reopen" 5 "$(dm_port_stat p3 tx_packets)"
+dm_recv p3 "$(dm_udp 00:00:00:00:00:0c $BCAST 103)"
+flood_from p1
+dm_wait_stat p3 rx_packets $((rx_before + 1))
+dm_wait_stat p3 tx_packets 6
 
 dm_stop

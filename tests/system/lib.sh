@@ -633,7 +633,10 @@ ps_start_iperf3_server()
 # PS_SEQ_REORDERED.  Call both in the test's own shell.  With
 # PS_SEQ_UDP_DROPS_ONLY set, only UDP's InErrors count as the receiving
 # namespace's own drops, not eth0's rx_dropped: for a test that also sends
-# TO frames its kernel drops on purpose (an unknown ethertype).
+# TO frames its kernel drops on purpose (an unknown ethertype).  With
+# PS_SEQ_COUNTED naming a function, the number it prints when the stream
+# has ended counts as dropped by name too (a test that allows a loss as
+# long as a counter accounts for each datagram).
 ps_start_seq_stream()
 {
     local from=$1 to=$2 addr=$3 rate=$4 secs=${5:-120}
@@ -657,7 +660,7 @@ ps_start_seq_stream()
 ps_end_seq_stream()
 {
     local label=$1 min_sent=$2 rc=0 sent send_errors received unique
-    local dup reord lost missing sock drops
+    local dup reord lost missing sock drops counted
     if ! ps_exited "$PS_SEQ_SEND"; then
         kill -TERM "$PS_SEQ_SEND" 2>/dev/null || true
     fi
@@ -677,6 +680,13 @@ ps_end_seq_stream()
         ps_fail "seq-stream receiver exited with status $rc, no counts"
     fi
     drops=$(($(ps_receiver_drops "$PS_SEQ_TO") - PS_SEQ_DROPS0))
+    if [[ -n ${PS_SEQ_COUNTED:-} ]]; then
+        # Drops that a named counter accounts for, by the caller's
+        # function.
+        counted=$("$PS_SEQ_COUNTED")
+        ps_info "$label: drops counted by name: $counted"
+        drops=$((drops + counted))
+    fi
     read -r sent send_errors < <(python3 -c 'import json, sys
 d = json.loads(open(sys.argv[1]).read().strip().splitlines()[-1])
 print(d["sent"], d["send_errors"])' "$PS_LOG_DIR/seq-send.out")
