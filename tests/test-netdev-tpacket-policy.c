@@ -21,12 +21,15 @@
 #define MAX_SWITCHES 64
 
 /* Traffic during one ms: 'n_polls' polls that return frames, 'n_full' of
- * them a full batch, the other frames spread over the rest. */
+ * them a full batch, the other frames spread over the rest.  The kernel
+ * hands the queue 'frames' minus 'backlog' frames in that ms. */
 struct load {
-    int frames;                 /* Frames per ms. */
+    int frames;                 /* Frames read per ms. */
     int n_polls;                /* Busy polls per ms. */
     int n_full;                 /* Of those, full ones. */
     int frame_bytes;            /* Size of every frame. */
+    int backlog;                /* Of 'frames', ones that arrived before
+                                 * (a backlog read), not in this ms. */
 };
 
 static const struct load quiet = { 0, 0, 0, 64 };
@@ -76,6 +79,7 @@ sim_ms(struct sim *sim, const struct load *load)
     int rest = load->frames - load->n_full * BATCH;
     enum tpacket_policy_verdict verdict;
 
+    sim->counters.arrived += load->frames - load->backlog;
     for (int i = 0; i < load->n_full; i++) {
         sim_poll(sim, BATCH, load->frame_bytes);
     }
@@ -216,14 +220,14 @@ test_full_batches_of_small_frames(void)
 }
 
 /* A 2 frames/ms stream that the PMD drains in full batches after each
- * stall of a busy host: one window at a time meets (a) and (b), the next
- * is quiet, so the queue stays on the socket whose buffer outlasts the
- * stalls. */
+ * stall of a busy host: read that fast, but arriving slowly, so the queue
+ * stays on the socket whose buffer outlasts the stalls. */
 static void
 test_catch_up_after_stall_stays(void)
 {
-    static const struct load trickle = { 2, 2, 0, 250 };
-    static const struct load catch_up = { 224, 7, 7, 250 };
+    static const struct load trickle = { 2, 2, 0, 250, 0 };
+    static const struct load catch_up = { 224, 7, 7, 250, 222 };
+    static const struct load lagging = { 224, 7, 7, 250, 0 };
     struct sim sim;
 
     sim_init(&sim, TPACKET_LOW_LATENCY, false, 1);
@@ -235,10 +239,33 @@ test_catch_up_after_stall_stays(void)
     CHECK_INT(sim.n_switches, 0);
     CHECK_INT(sim.pol.mode, TPACKET_LOW_LATENCY);
 
-    /* Two catch-up windows in a row are a lagging PMD: the ring. */
-    sim_run(&sim, &catch_up, 6);
+    /* Full batches while as many frames arrive as are read: a lagging
+     * PMD, for the ring. */
+    sim_run(&sim, &lagging, 6);
     CHECK_INT(sim.n_switches, 1);
     CHECK_INT(sim.pol.mode, TPACKET_THROUGHPUT);
+}
+
+/* The backlog a port reads when first polled after a hand-over: 250 ms of
+ * a 5 frames/ms stream (1,250 frames) read at about 200 frames/ms in full
+ * batches for 6 ms, then the stream itself.  Many windows in a row meet
+ * (a) and (b) by what the PMD read; none does by what arrived. */
+static void
+test_backlog_after_hand_over_stays(void)
+{
+    static const struct load backlog = { 208, 7, 6, 106, 203 };
+    static const struct load stream = { 5, 3, 0, 106, 0 };
+    struct sim sim;
+
+    sim_init(&sim, TPACKET_LOW_LATENCY, false, 1);
+    sim_run(&sim, &backlog, 6);
+    sim_run(&sim, &stream, 200);
+    CHECK_INT(sim.n_switches, 0);
+    CHECK_INT(sim.pol.mode, TPACKET_LOW_LATENCY);
+    CHECK(sim.pol.last.arrived == 10 && sim.pol.last.frames == 10,
+          "last window: %llu arrived, %llu read",
+          (unsigned long long) sim.pol.last.arrived,
+          (unsigned long long) sim.pol.last.frames);
 }
 
 static void
@@ -402,6 +429,8 @@ main(void)
         { "large_frames_stay", test_large_frames_stay },
         { "full_batches_of_small_frames",
           test_full_batches_of_small_frames },
+        { "backlog_after_hand_over_stays",
+          test_backlog_after_hand_over_stays },
         { "catch_up_after_stall_stays", test_catch_up_after_stall_stays },
         { "quiet_returns_after_hold", test_quiet_returns_after_hold },
         { "quiet_threshold", test_quiet_threshold },

@@ -110,17 +110,31 @@ error:
 }
 
 void
-netdev_linux_accumulate_drops(int fd, uint64_t *drops)
+netdev_linux_accumulate_packet_stats(int fd, uint64_t *arrived,
+                                     uint64_t *drops)
 {
     /* The first two fields are common to struct tpacket_stats and
-     * tpacket_stats_v3; the kernel copies no more than we ask for. */
+     * tpacket_stats_v3; the kernel copies no more than we ask for.  Its
+     * tp_packets includes the drops. */
     struct tpacket_stats st;
     socklen_t len = sizeof st;
 
-    if (!getsockopt(fd, SOL_PACKET, PACKET_STATISTICS, &st, &len)
-        && len >= sizeof st && st.tp_drops) {
+    if (getsockopt(fd, SOL_PACKET, PACKET_STATISTICS, &st, &len)
+        || len < sizeof st) {
+        return;
+    }
+    if (st.tp_drops) {
         netdev_counter_add(drops, st.tp_drops);
     }
+    if (arrived && st.tp_packets) {
+        netdev_counter_add(arrived, st.tp_packets);
+    }
+}
+
+void
+netdev_linux_accumulate_drops(int fd, uint64_t *drops)
+{
+    netdev_linux_accumulate_packet_stats(fd, NULL, drops);
 }
 
 /* Returns and clears the error the kernel recorded on 'fd' for a message

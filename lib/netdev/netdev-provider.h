@@ -228,6 +228,12 @@ int netdev_linux_ifindex(const char *name);
  * '*drops'.  The kernel resets the counters on each read. */
 void netdev_linux_accumulate_drops(int fd, uint64_t *drops);
 
+/* The same, also adding to '*arrived' the frames the kernel handed the
+ * socket since the last read, queued or dropped, read by the PMD or
+ * not. */
+void netdev_linux_accumulate_packet_stats(int fd, uint64_t *arrived,
+                                          uint64_t *drops);
+
 /* How often the mmsg provider's run op reads the drops: reading them is a
  * system call per socket, too many for every tick with a thousand ports.
  * get_stats reads them too, so counters shown are fresh. */

@@ -40,7 +40,9 @@ enum tpacket_policy_verdict {
  * 0 when the queue was created), or their change over a window. */
 struct tpacket_policy_window {
     long long ms;               /* Length of the window; 0 for a moment. */
-    uint64_t frames;            /* Frames received on either socket. */
+    uint64_t arrived;           /* Frames the kernel handed either socket,
+                                 * whenever the PMD reads them. */
+    uint64_t frames;            /* Frames the PMD read from either socket. */
     uint64_t bytes;             /* Bytes of those frames. */
     uint64_t polls_busy;        /* Low-latency polls that returned frames. */
     uint64_t polls_full;        /* Of those, polls that filled a batch. */

@@ -89,6 +89,8 @@ struct netdev_rxq_tpacket {
                                  * port's. */
 
     /* Control thread only (read-only for get_status). */
+    uint64_t arrived;           /* Frames the kernel handed either socket
+                                 * (PACKET_STATISTICS), for the policy. */
     uint64_t drops[TPACKET_N_MODES]; /* PACKET_STATISTICS drops per
                                       * socket, accumulated. */
     uint64_t n_switches[TPACKET_N_MODES]; /* Switches into each mode. */

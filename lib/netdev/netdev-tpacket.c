@@ -555,7 +555,8 @@ update_link_error(struct netdev_tpacket *dev)
     }
 }
 
-/* Adds the kernel's drops on both sockets of 'rxq' to rx_ring_full. */
+/* Adds the kernel's drops on both sockets of 'rxq' to rx_ring_full, and
+ * the frames it handed them to 'arrived'. */
 static void
 accumulate_drops(struct netdev_rxq_tpacket *rxq)
 {
@@ -564,7 +565,8 @@ accumulate_drops(struct netdev_rxq_tpacket *rxq)
 
         /* The kernel resets the counts on each read; this thread is the
          * only writer of 'drops' and of rx_ring_full. */
-        netdev_linux_accumulate_drops(rxq->fds[m], &rxq->drops[m]);
+        netdev_linux_accumulate_packet_stats(rxq->fds[m], &rxq->arrived,
+                                             &rxq->drops[m]);
         if (rxq->drops[m] != before) {
             netdev_counter_add(&rxq->stats.rx_ring_full,
                                rxq->drops[m] - before);
@@ -578,6 +580,7 @@ read_policy_counters(const struct netdev_rxq_tpacket *rxq,
                      struct tpacket_policy_window *c)
 {
     c->ms = 0;
+    c->arrived = rxq->arrived;
     c->frames = (netdev_counter_read(&rxq->rx.frames[TPACKET_LOW_LATENCY])
                  + netdev_counter_read(&rxq->rx.frames[TPACKET_THROUGHPUT]));
     c->bytes = netdev_counter_read(&rxq->stats.rx_bytes);
