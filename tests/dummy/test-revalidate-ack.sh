@@ -7,7 +7,11 @@
 #   - once rule/add (drop B's traffic) has replied, the very next frame
 #     from a cached source is dropped, not forwarded by its old flow;
 #   - once rule/del has replied, it is forwarded to B again;
-#   - once fdb/flush has replied, it is flooded (B is unknown again).
+#   - once fdb/flush has replied, it is flooded (B is unknown again);
+#   - once del-port of p3 has replied, the flood leaves p3 out (no frame
+#     is sent to the freed port number);
+#   - once config/reload of a file with a drop rule for B has replied,
+#     the next frame is dropped.
 # No polling between the reply and the frame: the reply is the promise.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
@@ -66,5 +70,30 @@ ps_assert_eq "p2, p3 after the rule went" "$((N + 1)) 1" \
 
 ps_appctl fdb/flush br0 >/dev/null
 ps_assert_eq "p2, p3 after fdb/flush" "$((N + 2)) 2" "$(send_and_count 7)"
+
+# p2_and_gone I: one frame from source I to B; prints what p2 then
+# transmitted in all and the PMDs' drops for ports that are gone.
+p2_and_gone()
+{
+    dm_recv p1 "$(dm_udp "$(src "$1")" $B 4)"
+    dm_settle
+    echo "$(dm_port_stat p2 tx_packets) $(dm_pmd_sum drop_port_gone)"
+}
+
+ps_appctl del-port br0 p3 >/dev/null
+ps_assert_eq "p2, drops to a gone port after del-port p3" "$((N + 3)) 0" \
+    "$(p2_and_gone 7)"
+
+cat >"$DM_CONFIG" <<JSON
+{ "bridges": [ { "name": "br0", "ports": [
+    { "name": "p1", "type": "dummy" },
+    { "name": "p2", "type": "dummy" } ],
+    "rules": [ { "priority": 100, "match": "dl_dst=$B",
+                 "actions": "drop" } ] } ],
+  "other_config": { "pmd-cpu-mask": "0x1", "mac-learn-rate": 0 } }
+JSON
+ps_appctl config/reload >/dev/null
+ps_assert_eq "p2, drops to a gone port after the reload" "$((N + 3)) 0" \
+    "$(p2_and_gone 8)"
 
 dm_stop
