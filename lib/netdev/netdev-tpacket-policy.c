@@ -53,11 +53,12 @@
  * - To low latency, once every window for max(20 ms, 8 block timeouts) had
  *   fewer frames arriving per ms than half the rate of the window that
  *   caused the switch, capped at half of (a) and at least 16: between 50
- *   and 32 per ms for switches by (a) or (b) in a 2 ms window.  So a large-frame TCP
- *   stream that shared the ring with a flood comes back once the flood
- *   ends.  One quiet window is not enough: in throughput mode a TCP sender
- *   stalls, sending nothing, until the tail of its window leaves a block
- *   at the timeout, which took up to about 8 ms with a 1 ms timeout here.
+ *   and 32 per ms for switches by (a) or (b) in a 2 ms window.  So a
+ *   large-frame TCP stream that shared the ring with a flood comes back
+ *   once the flood ends.  One quiet window is not enough: in throughput
+ *   mode a TCP sender stalls, sending nothing, until the tail of its
+ *   window leaves a block at the timeout, which took up to about 8 ms
+ *   with a 1 ms timeout here.
  *   With a single 4 ms window the mode flapped a dozen times per transfer.
  * Neither direction looks at bytes per second: that would send large-frame
  * TCP to the ring and keep it there.  On top of the factor of 2 between

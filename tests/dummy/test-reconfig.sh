@@ -6,7 +6,8 @@
 # longer knows it); bad configs, rejected while parsing or while being
 # applied, leave the running switch as it was; a pmd-cpu-mask change
 # moves rx queues between the two PMDs and traffic keeps flowing; a port
-# reopened with other options keeps its counters; and without --enable-dummy the daemon refuses dummy ports with a clear error.
+# reopened with other options keeps its counters; and without
+# --enable-dummy the daemon refuses dummy ports with a clear error.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
