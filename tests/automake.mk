@@ -54,6 +54,11 @@ EXTRA_DIST += tests/check.h
 TESTS += tests/test-parse-pcap.sh
 EXTRA_DIST += tests/test-parse-pcap.sh
 
+# The frame parser against Open vSwitch's, field by field.
+TESTS += tests/test-parse-diff.sh
+EXTRA_DIST += tests/test-parse-diff.sh tests/parse-corpus.py \
+	tests/parse-compare.py tests/parse-diff-allow.txt
+
 # Rootless datapath tests: the real daemon on dummy ports (no root).
 DUMMY_TESTS = \
 	tests/dummy/test-appctl-limits.sh \
@@ -64,6 +69,7 @@ DUMMY_TESTS = \
 	tests/dummy/test-fd-limits.sh \
 	tests/dummy/test-instances.sh \
 	tests/dummy/test-mac-flood.sh \
+	tests/dummy/test-malformed-rules.sh \
 	tests/dummy/test-normal.sh \
 	tests/dummy/test-reconfig.sh \
 	tests/dummy/test-revalidate-ack.sh \

@@ -1119,7 +1119,7 @@ build_truncated_tcp(struct frame *f)
 }
 
 static void
-build_bad_ipv4_version(struct frame *f)
+build_ipv4_version_6(struct frame *f)
 {
     build_tcp_syn(f);
     f->data[ETH_HEADER_LEN] = 0x65;
@@ -1242,13 +1242,13 @@ static const struct flow_case flow_cases[] = {
       "dl_dst=50:54:00:00:00:02,ipv6_src=2001:db8::1,"
       "ipv6_dst=2001:db8::2,ipv6_label=0x00000,nw_tos=0,nw_ecn=0,"
       "nw_ttl=64,nw_frag=first,tp_src=1234,tp_dst=53" },
-    /* OVS shows the ICMPv6 type and code even without a transport
-     * header: its neighbor discovery test looks at them. */
+    /* A later IPv6 fragment's protocol is the Fragment header's own, as
+     * in OVS: what follows it is not a header. */
     { "ipv6 later fragment of icmp6", build_later_fragment6,
-      "icmp6,vlan_tci=0x0000,dl_src=50:54:00:00:00:01,"
+      "ipv6,vlan_tci=0x0000,dl_src=50:54:00:00:00:01,"
       "dl_dst=50:54:00:00:00:02,ipv6_src=2001:db8::1,"
-      "ipv6_dst=2001:db8::2,ipv6_label=0x00000,nw_tos=0,nw_ecn=0,"
-      "nw_ttl=64,nw_frag=later,icmp_type=0,icmp_code=0" },
+      "ipv6_dst=2001:db8::2,ipv6_label=0x00000,nw_proto=44,nw_tos=0,"
+      "nw_ecn=0,nw_ttl=64,nw_frag=later" },
 
     /* Frames the parser cannot take apart: the fields it did not reach
      * read as zeros. */
@@ -1257,13 +1257,14 @@ static const struct flow_case flow_cases[] = {
       "dl_dst=50:54:00:00:00:02,nw_src=0.0.0.0,nw_dst=0.0.0.0,nw_proto=0,"
       "nw_tos=0,nw_ecn=0,nw_ttl=0,nw_frag=no" },
     { "tcp header cut short", build_truncated_tcp,
-      "tcp,vlan_tci=0x0000,dl_src=50:54:00:00:00:01,"
-      "dl_dst=50:54:00:00:00:02,nw_src=10.0.0.1,nw_dst=10.0.0.2,nw_tos=0,"
-      "nw_ecn=0,nw_ttl=64,nw_frag=no,tp_src=0,tp_dst=0,tcp_flags=0" },
-    { "bad ipv4 version", build_bad_ipv4_version,
       "ip,vlan_tci=0x0000,dl_src=50:54:00:00:00:01,"
       "dl_dst=50:54:00:00:00:02,nw_src=0.0.0.0,nw_dst=0.0.0.0,nw_proto=0,"
       "nw_tos=0,nw_ecn=0,nw_ttl=0,nw_frag=no" },
+    /* OVS does not check the version nibble. */
+    { "ipv4 version 6", build_ipv4_version_6,
+      "tcp,vlan_tci=0x0000,dl_src=50:54:00:00:00:01,"
+      "dl_dst=50:54:00:00:00:02,nw_src=10.0.0.1,nw_dst=10.0.0.2,nw_tos=0,"
+      "nw_ecn=0,nw_ttl=64,nw_frag=no,tp_src=1234,tp_dst=80,tcp_flags=syn" },
     { "ipv6 header cut short", build_truncated_ipv6,
       "ipv6,vlan_tci=0x0000,dl_src=50:54:00:00:00:01,"
       "dl_dst=50:54:00:00:00:02,ipv6_src=::,ipv6_dst=::,"

@@ -177,7 +177,7 @@ static const struct mp_protocol mp_protocols[] = {
     { "tcp6", ETH_TYPE_IPV6, IP_PROTO_TCP },
     { "udp6", ETH_TYPE_IPV6, IP_PROTO_UDP },
     { "sctp6", ETH_TYPE_IPV6, IP_PROTO_SCTP },
-    { "rarp", 0x8035, 0 },
+    { "rarp", ETH_TYPE_RARP, 0 },
     { "mpls", 0x8847, 0 },
     { "mplsm", 0x8848, 0 },
 };
@@ -827,6 +827,14 @@ mp_is_ip(const struct flow *f, const struct flow *m)
     return mp_is_type(f, m, ETH_TYPE_IP) || mp_is_type(f, m, ETH_TYPE_IPV6);
 }
 
+/* ARP and RARP share their fields, as in OVS. */
+static bool
+mp_is_arp(const struct flow *f, const struct flow *m)
+{
+    return (mp_is_type(f, m, ETH_TYPE_ARP)
+            || mp_is_type(f, m, ETH_TYPE_RARP));
+}
+
 static bool
 mp_is_proto(const struct flow *f, const struct flow *m, uint8_t proto)
 {
@@ -843,16 +851,15 @@ mp_prereq_ok(enum mp_prereq prereq, const struct flow *f,
     case MP_P_VLAN:
         return (m->vlans_tci[0] & f->vlans_tci[0] & htons(VLAN_CFI)) != 0;
     case MP_P_IPV4_ARP:
-        return (mp_is_type(f, m, ETH_TYPE_IP)
-                || mp_is_type(f, m, ETH_TYPE_ARP));
+        return mp_is_type(f, m, ETH_TYPE_IP) || mp_is_arp(f, m);
     case MP_P_ARP:
-        return mp_is_type(f, m, ETH_TYPE_ARP);
+        return mp_is_arp(f, m);
     case MP_P_IPV6:
         return mp_is_type(f, m, ETH_TYPE_IPV6);
     case MP_P_IP:
         return mp_is_ip(f, m);
     case MP_P_IP_ARP:
-        return mp_is_ip(f, m) || mp_is_type(f, m, ETH_TYPE_ARP);
+        return mp_is_ip(f, m) || mp_is_arp(f, m);
     case MP_P_L4:
         return (mp_is_proto(f, m, IP_PROTO_TCP)
                 || mp_is_proto(f, m, IP_PROTO_UDP)

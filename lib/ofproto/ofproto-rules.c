@@ -304,6 +304,7 @@ ofproto_rule_shorthand(const struct flow *match, const struct flow *mask,
         { ETH_TYPE_IPV6, IP_PROTO_SCTP, "sctp6" },
         { ETH_TYPE_IPV6, -1, "ipv6" },
         { ETH_TYPE_ARP, -1, "arp" },
+        { ETH_TYPE_RARP, -1, "rarp" },
     };
 
     *proto_named = false;

@@ -22,9 +22,6 @@
 #include "packet/packets.h"
 #include "base/util.h"
 
-/* IGMP: the key has no IGMP fields, but OVS names the protocol. */
-#define FF_IP_PROTO_IGMP 2
-
 /* The two syntaxes the formatter writes. */
 enum ff_style {
     FF_STYLE_MATCH,             /* flow_format(). */
@@ -310,12 +307,20 @@ ff_tcp_flags(struct ff_buf *f, uint16_t value, uint16_t mask)
     }
 }
 
+/* IGMP's type and code sit in tp_src and tp_dst, as in OVS. */
 static bool
 ff_proto_has_ports(uint8_t proto)
 {
     return proto == IP_PROTO_TCP || proto == IP_PROTO_UDP
            || proto == IP_PROTO_SCTP || proto == IP_PROTO_ICMP
-           || proto == IP_PROTO_ICMPV6;
+           || proto == IP_PROTO_ICMPV6 || proto == IP_PROTO_IGMP;
+}
+
+static bool
+ff_is_arp(const struct flow *flow)
+{
+    return (flow->dl_type == htons(ETH_TYPE_ARP)
+            || flow->dl_type == htons(ETH_TYPE_RARP));
 }
 
 static bool
@@ -351,7 +356,7 @@ ff_exact_mask(const struct flow *flow, struct flow *mask)
         mask->vlans_tci[1] = 0xffff;
     }
 
-    if (dl_type == ETH_TYPE_ARP) {
+    if (ff_is_arp(flow)) {
         mask->nw_src = mask->nw_dst = 0xffffffff;
         mask->nw_proto = 0xff;
         memset(&mask->arp_sha, 0xff, sizeof mask->arp_sha);
@@ -418,7 +423,6 @@ ff_shorthand(const struct flow *flow, const struct flow *mask,
         if (mask->nw_proto) {
             switch (flow->nw_proto) {
             case IP_PROTO_ICMP: name = "icmp"; break;
-            case FF_IP_PROTO_IGMP: name = "igmp"; break;
             case IP_PROTO_TCP: name = "tcp"; break;
             case IP_PROTO_UDP: name = "udp"; break;
             case IP_PROTO_SCTP: name = "sctp"; break;
@@ -439,6 +443,8 @@ ff_shorthand(const struct flow *flow, const struct flow *mask,
         return name ? name : "ipv6";
     } else if (dl_type == ETH_TYPE_ARP) {
         return "arp";
+    } else if (dl_type == ETH_TYPE_RARP) {
+        return "rarp";
     }
     return NULL;
 }
@@ -447,9 +453,7 @@ static void
 ff_l3(struct ff_buf *f, const struct flow *flow, const struct flow *mask,
       bool proto_named)
 {
-    uint16_t dl_type = ntohs(flow->dl_type);
-
-    if (dl_type == ETH_TYPE_ARP) {
+    if (ff_is_arp(flow)) {
         ff_ipv4(f, "arp_spa", flow->nw_src, mask->nw_src);
         ff_ipv4(f, "arp_tpa", flow->nw_dst, mask->nw_dst);
         ff_u8(f, "arp_op", flow->nw_proto, mask->nw_proto);

@@ -16,12 +16,28 @@
  * Which words a frame yields:
  *   - shorter than an Ethernet header: word 1 only, holding just in_port;
  *   - otherwise words 0 and 1; word 2 when at least one VLAN tag is present;
- *   - IPv4: words 3 and 8; IPv6: words 4-7 and 8; Ethernet/IPv4 ARP: words
- *     3, 8, 12 and 13;
+ *   - IPv4: words 3 and 8; IPv6: words 4-7 and 8; Ethernet/IPv4 ARP and
+ *     RARP: words 3, 8, 12 and 13;
  *   - word 9 when the transport header fits (not for later fragments);
  *   - ICMPv6 neighbor solicitation/advertisement: also words 10-13.
  * A word is present whenever the parser reached its header, even if every
  * field in it is zero.
+ *
+ * Malformed frames parse as Open vSwitch's miniflow_extract() parses them,
+ * so that a rule moved from Open vSwitch matches the same frames and
+ * pmdswitch-parse-pcap prints what "ovs-ofctl parse-pcap" prints
+ * (tests/test-parse-diff.sh checks both on a corpus of such frames):
+ *   - an IP header whose own lengths do not fit the frame (IPv4 total
+ *     length or header length, IPv6 payload length) yields no L3 words at
+ *     all, and the version nibble is not checked;
+ *   - an IPv6 extension header that runs past the payload leaves the
+ *     addresses but no word 8 or 9; chains of any length are walked;
+ *   - a later IPv6 fragment has nw_proto 44 (the Fragment header);
+ *   - a transport header that does not fit (a TCP data offset below 5 or
+ *     past the end, a UDP, SCTP, ICMP, IGMP or ICMPv6 header cut short)
+ *     yields no word 9;
+ *   - an 802.3 frame with an LLC/SNAP header takes its ethertype from
+ *     the SNAP header.
  *
  * The rest of the file (expand, compare) runs on slow paths.
  */
@@ -65,10 +81,6 @@ enum {
     MF_W_ND_TARGET = FLOW_WORD(nd_target),
     MF_W_ARP_SHA = FLOW_WORD(arp_sha),
 };
-
-/* Most IPv6 extension headers walked before the packet counts as
- * malformed.  A real packet carries at most about six. */
-#define MF_IPV6_MAX_EXT 10
 
 static __thread uint64_t n_extracts;
 
@@ -181,7 +193,8 @@ mf_is_vlan_tpid(ovs_be16 tpid)
  * VLAN tags, appends word 2 if there was one, consumes the final ethertype
  * and returns it.  A tag that is cut off, or a third tag, ends the walk:
  * its TPID becomes dl_type, which stops L3 parsing.  The caller guarantees
- * 2 bytes. */
+ * 2 bytes.  The value returned may be an 802.3 length (see
+ * mf_parse_llc_snap()). */
 static inline ovs_be16
 mf_parse_vlans(struct mf_cursor *c)
 {
@@ -212,6 +225,28 @@ mf_parse_vlans(struct mf_cursor *c)
     return type;
 }
 
+/* With 'c' just past an 802.3 length field, returns the ethertype of an
+ * LLC/SNAP header with OUI 00-00-00 and consumes that header, or returns
+ * FLOW_DL_TYPE_NONE for any other 802.3 payload.  The length field itself
+ * is not checked against the frame, as in Open vSwitch. */
+static ovs_be16
+mf_parse_llc_snap(struct mf_cursor *c)
+{
+    static const uint8_t snap_prefix[6] = {
+        LLC_SNAP_SAP, LLC_SNAP_SAP, LLC_SNAP_CNTL, 0, 0, 0,
+    };
+    ovs_be16 type;
+
+    if (c->size < LLC_SNAP_HEADER_LEN
+        || memcmp(c->data, snap_prefix, sizeof snap_prefix)) {
+        return htons(FLOW_DL_TYPE_NONE);
+    }
+    type = mf_be16(c->data + sizeof snap_prefix);
+    mf_pull(c, LLC_SNAP_HEADER_LEN);
+    return ntohs(type) >= ETH_TYPE_MIN ? type : htons(FLOW_DL_TYPE_NONE);
+}
+
+/* ARP and RARP share a layout. */
 static void
 mf_parse_arp(struct mf_cursor *c)
 {
@@ -242,12 +277,21 @@ mf_parse_arp(struct mf_cursor *c)
                     arp + offsetof(struct arp_eth_header, ar_tha));
 }
 
+static bool
+mf_is_zero_mac(const uint8_t *mac)
+{
+    static const uint8_t zero[ETH_ADDR_LEN];
+
+    return !memcmp(mac, zero, ETH_ADDR_LEN);
+}
+
 /* Neighbor discovery: with 'c' at an NS or NA message of at least
  * ND_MSG_LEN bytes, appends the target (words 10-11) and the source and
- * target link-layer address options (words 12-13, zero when absent).  The
- * first option of each kind wins.  A malformed option list (a zero length
- * or an option running past the end) discards both addresses, as the
- * message is invalid. */
+ * target link-layer address options (words 12-13, zero when absent).
+ * Options are read up to the first one with length 0 or running past the
+ * end, keeping what came before.  A second source (or target) address
+ * option after a nonzero one makes the message invalid: then the target
+ * and both addresses read as zero, as in Open vSwitch. */
 static void
 mf_parse_nd(struct mf_cursor *c)
 {
@@ -257,29 +301,35 @@ mf_parse_nd(struct mf_cursor *c)
     const uint8_t *opt;
     uint32_t left;
 
-    mf_push_bytes(c, MF_W_ND_TARGET,
-                  c->data + offsetof(struct nd_msg, target), 2);
-
     opt = c->data + ND_MSG_LEN;
     left = c->size - ND_MSG_LEN;
     while (left >= ND_OPT_LEN_UNIT) {
         uint32_t opt_size = opt[1] * ND_OPT_LEN_UNIT;
+        const uint8_t **slot = NULL;
 
         if (UNLIKELY(!opt_size || opt_size > left)) {
-            sll = tll = zero;
             break;
         }
         /* One unit holds the 2-byte header and an Ethernet address. */
         if (opt_size == ND_OPT_LEN_UNIT) {
-            if (opt[0] == ND_OPT_SOURCE_LINKADDR && sll == zero) {
-                sll = opt + 2;
-            } else if (opt[0] == ND_OPT_TARGET_LINKADDR && tll == zero) {
-                tll = opt + 2;
+            if (opt[0] == ND_OPT_SOURCE_LINKADDR) {
+                slot = &sll;
+            } else if (opt[0] == ND_OPT_TARGET_LINKADDR) {
+                slot = &tll;
             }
+        }
+        if (slot) {
+            if (UNLIKELY(!mf_is_zero_mac(*slot))) {
+                /* Words 10-13 stay absent: all zero. */
+                return;
+            }
+            *slot = opt + 2;
         }
         opt += opt_size;
         left -= opt_size;
     }
+    mf_push_bytes(c, MF_W_ND_TARGET,
+                  c->data + offsetof(struct nd_msg, target), 2);
     mf_push_lladdrs(c, sll, tll);
 }
 
@@ -295,6 +345,7 @@ mf_parse_icmpv6(struct mf_cursor *c)
     code = c->data[1];
     mf_push(c, MF_W_TP, mf_tp_word(htons(type), htons(code), 0));
 
+    /* An NS or NA cut inside its target has no ND fields. */
     if ((type == ICMP6_NEIGHBOR_SOLICIT || type == ICMP6_NEIGHBOR_ADVERT)
         && code == 0 && c->size >= ND_MSG_LEN) {
         mf_parse_nd(c);
@@ -305,9 +356,8 @@ mf_parse_icmpv6(struct mf_cursor *c)
  * clang -O2 about a third of the extract time for TCP over IPv4. */
 
 /* With 'c' bounded to the IP payload, appends word 9 (and the ND words)
- * when the transport header for 'proto' fits.  The base header is enough:
- * like OVS, a TCP data offset that points past the end is not checked,
- * since the ports and flags are already in hand. */
+ * when the transport header for 'proto' fits.  For TCP that is the whole
+ * header its data offset claims, which must be at least the base header. */
 static inline ALWAYS_INLINE void
 mf_parse_l4(struct mf_cursor *c, uint8_t proto)
 {
@@ -317,9 +367,13 @@ mf_parse_l4(struct mf_cursor *c, uint8_t proto)
         if (c->size >= TCP_HEADER_LEN) {
             uint16_t ctl = ntohs(mf_be16(l4 + offsetof(struct tcp_header,
                                                        tcp_ctl)));
+            uint32_t hdr_size = TCP_OFFSET(ctl) * 4;
 
-            mf_push(c, MF_W_TP, mf_tp_word(mf_be16(l4), mf_be16(l4 + 2),
-                                           htons(TCP_FLAGS(ctl))));
+            if (LIKELY(hdr_size >= TCP_HEADER_LEN && hdr_size <= c->size)) {
+                mf_push(c, MF_W_TP,
+                        mf_tp_word(mf_be16(l4), mf_be16(l4 + 2),
+                                   htons(TCP_FLAGS(ctl))));
+            }
         }
     } else if (proto == IP_PROTO_UDP) {
         if (c->size >= UDP_HEADER_LEN) {
@@ -329,7 +383,9 @@ mf_parse_l4(struct mf_cursor *c, uint8_t proto)
         if (c->size >= SCTP_HEADER_LEN) {
             mf_push(c, MF_W_TP, mf_tp_word(mf_be16(l4), mf_be16(l4 + 2), 0));
         }
-    } else if (proto == IP_PROTO_ICMP) {
+    } else if (proto == IP_PROTO_ICMP || proto == IP_PROTO_IGMP) {
+        /* IGMP's type and code go where ICMP's do, as in OVS; the group
+         * address is not part of the key. */
         if (c->size >= ICMP_HEADER_LEN) {
             mf_push(c, MF_W_TP, mf_tp_word(htons(l4[0]), htons(l4[1]), 0));
         }
@@ -349,12 +405,12 @@ mf_parse_ipv4(struct mf_cursor *c)
     if (UNLIKELY(c->size < IP_HEADER_LEN)) {
         return;
     }
+    /* The version nibble is not checked: Open vSwitch does not either. */
     ihl_size = IP_IHL(ip[0]) * 4;
     tot_len = ntohs(mf_be16(ip + offsetof(struct ip_header, ip_tot_len)));
-    if (UNLIKELY(IP_VER(ip[0]) != 4
-                 || ihl_size < IP_HEADER_LEN
-                 || ihl_size > c->size
-                 || tot_len < ihl_size)) {
+    if (UNLIKELY(ihl_size < IP_HEADER_LEN
+                 || tot_len < ihl_size
+                 || tot_len > c->size)) {
         return;
     }
 
@@ -377,24 +433,24 @@ mf_parse_ipv4(struct mf_cursor *c)
         return;
     }
 
-    /* Trailing Ethernet padding is not payload; a frame cut short of
-     * tot_len (a capture) is parsed as far as it goes. */
-    c->size = MIN(tot_len, c->size) - ihl_size;
+    /* Trailing Ethernet padding is not payload. */
+    c->size = tot_len - ihl_size;
     c->data += ihl_size;
     mf_parse_l4(c, proto);
 }
 
-/* Walks the IPv6 extension headers starting with type '*nxt', leaving 'c'
- * at the first other header and '*nxt' naming it.  Sets '*nw_frag' for a
- * fragment header; for a later fragment it stops there with '*nxt' the
- * fragment's next header.  Returns false if a header runs past the end or
- * the chain is longer than MF_IPV6_MAX_EXT. */
+/* Walks the IPv6 extension headers starting with type '*nxt', in any
+ * order and number, leaving 'c' at the first other header and '*nxt'
+ * naming it.  Sets '*nw_frag' for a Fragment header whose offset, M bit or
+ * reserved bits are set (one with all three clear is atomic and counts as
+ * no fragment); a later fragment stops the walk with '*nxt' the Fragment
+ * header's own number, since what follows is not a header.  Returns false
+ * if a header runs past the end.  The chain cannot be longer than the
+ * payload allows, as every header is at least 8 bytes. */
 static bool
 mf_parse_ipv6_ext(struct mf_cursor *c, uint8_t *nxt, uint8_t *nw_frag)
 {
-    int n;
-
-    for (n = 0; ; n++) {
+    for (;;) {
         uint32_t hdr_size;
 
         if (*nxt != IPV6_NEXT_HOPOPTS && *nxt != IPV6_NEXT_ROUTING
@@ -402,8 +458,7 @@ mf_parse_ipv6_ext(struct mf_cursor *c, uint8_t *nxt, uint8_t *nw_frag)
             && *nxt != IPV6_NEXT_FRAGMENT) {
             return true;
         }
-        /* Every extension header is at least 8 bytes. */
-        if (n >= MF_IPV6_MAX_EXT || c->size < 8) {
+        if (c->size < 8) {
             return false;
         }
         if (*nxt == IPV6_NEXT_FRAGMENT) {
@@ -411,11 +466,12 @@ mf_parse_ipv6_ext(struct mf_cursor *c, uint8_t *nxt, uint8_t *nw_frag)
                                                struct ipv6_frag_header,
                                                ip6f_offlg)));
 
-            *nw_frag = FLOW_NW_FRAG_ANY;
-            if (offlg & IPV6_FRAG_OFF_MASK) {
-                *nw_frag |= FLOW_NW_FRAG_LATER;
-                *nxt = c->data[0];
-                return true;
+            if (offlg) {
+                *nw_frag = FLOW_NW_FRAG_ANY;
+                if (offlg & IPV6_FRAG_OFF_MASK) {
+                    *nw_frag |= FLOW_NW_FRAG_LATER;
+                    return true;
+                }
             }
             hdr_size = IPV6_FRAG_HEADER_LEN;
         } else if (*nxt == IPV6_NEXT_AH) {
@@ -441,17 +497,20 @@ mf_parse_ipv6(struct mf_cursor *c)
     if (UNLIKELY(c->size < IPV6_HEADER_LEN)) {
         return;
     }
-    vtc_flow = ntohl(mf_be32(ip6));
-    if (UNLIKELY(vtc_flow >> 28 != 6)) {
+    /* As in Open vSwitch, the version nibble is not checked, and a payload
+     * length past the end of the frame leaves the whole header out. */
+    plen = ntohs(mf_be16(ip6 + offsetof(struct ipv6_header, ip6_plen)));
+    if (UNLIKELY(plen > c->size - IPV6_HEADER_LEN)) {
         return;
     }
+    vtc_flow = ntohl(mf_be32(ip6));
 
     mf_push_bytes(c, MF_W_IPV6_SRC,
                   ip6 + offsetof(struct ipv6_header, ip6_src), 4);
 
-    plen = ntohs(mf_be16(ip6 + offsetof(struct ipv6_header, ip6_plen)));
+    /* Trailing Ethernet padding is not payload. */
     mf_pull(c, IPV6_HEADER_LEN);
-    c->size = MIN(plen, c->size);
+    c->size = plen;
 
     nxt = ip6[offsetof(struct ipv6_header, ip6_nxt)];
     nw_frag = 0;
@@ -501,7 +560,7 @@ miniflow_extract(const struct dp_packet *packet, struct netdev_flow_key *key)
 
     dl_type = mf_parse_vlans(&c);
     if (UNLIKELY(ntohs(dl_type) < ETH_TYPE_MIN)) {
-        dl_type = htons(FLOW_DL_TYPE_NONE);
+        dl_type = mf_parse_llc_snap(&c);
     }
     w1.u16[2] = dl_type;
     *w1_slot = w1.u64;
@@ -510,7 +569,8 @@ miniflow_extract(const struct dp_packet *packet, struct netdev_flow_key *key)
         mf_parse_ipv4(&c);
     } else if (dl_type == htons(ETH_TYPE_IPV6)) {
         mf_parse_ipv6(&c);
-    } else if (dl_type == htons(ETH_TYPE_ARP)) {
+    } else if (dl_type == htons(ETH_TYPE_ARP)
+               || dl_type == htons(ETH_TYPE_RARP)) {
         mf_parse_arp(&c);
     }
 

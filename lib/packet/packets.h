@@ -50,6 +50,7 @@ eth_addr_equals(const struct eth_addr a, const struct eth_addr b)
 #define ETH_TYPE_MIN 0x600
 #define ETH_TYPE_IP 0x0800
 #define ETH_TYPE_ARP 0x0806
+#define ETH_TYPE_RARP 0x8035
 #define ETH_TYPE_VLAN_8021Q 0x8100
 #define ETH_TYPE_VLAN_8021AD 0x88a8
 #define ETH_TYPE_IPV6 0x86dd
@@ -62,6 +63,7 @@ eth_addr_equals(const struct eth_addr a, const struct eth_addr b)
 #define VLAN_CFI 0x1000
 
 #define IP_PROTO_ICMP 1
+#define IP_PROTO_IGMP 2
 #define IP_PROTO_TCP 6
 #define IP_PROTO_UDP 17
 #define IP_PROTO_SCTP 132
@@ -85,9 +87,17 @@ eth_addr_equals(const struct eth_addr a, const struct eth_addr b)
 #define ND_OPT_SOURCE_LINKADDR 1
 #define ND_OPT_TARGET_LINKADDR 2
 
-/* dl_type of a frame that is not Ethernet II (an 802.3 length field), as
- * OVS's FLOW_DL_TYPE_NONE.  LLC/SNAP payloads are not decoded. */
+/* dl_type of an 802.3 frame (a length where the ethertype would be) that
+ * does not carry an Ethernet type in an LLC/SNAP header, as OVS's
+ * FLOW_DL_TYPE_NONE. */
 #define FLOW_DL_TYPE_NONE 0x05ff
+
+/* LLC/SNAP: DSAP and SSAP 0xaa, control 0x03 (unnumbered information),
+ * then a SNAP header whose OUI 00-00-00 says the next two bytes are an
+ * ethertype (RFC 1042). */
+#define LLC_SNAP_HEADER_LEN 8
+#define LLC_SNAP_SAP 0xaa
+#define LLC_SNAP_CNTL 0x03
 
 /* Wire headers.  Members are byte arrays or 16-bit fields only, so every
  * struct has no padding and alignment 2 at most; frames may sit at any
@@ -226,7 +236,8 @@ struct sctp_header {
 };
 BUILD_ASSERT_DECL(sizeof(struct sctp_header) == SCTP_HEADER_LEN);
 
-/* ICMP and ICMPv6 share the first 8 bytes' layout. */
+/* ICMP, ICMPv6 and IGMP share the first 8 bytes' layout (for IGMP the
+ * data word is the group address). */
 #define ICMP_HEADER_LEN 8
 struct icmp_header {
     uint8_t icmp_type;

@@ -138,6 +138,25 @@ def frames():
     f["vlan-triple"] = eth(0x0800, ipv4(6, tcp()),
                            [(0x8100, 1), (0x8100, 2), (0x8100, 3)])
     f["vlan-truncated"] = eth(0x0800, b"", [(0x8100, 10)])[:16]
+    f["llc-snap-ipv4"] = eth(0x0040, b"\xaa\xaa\x03\0\0\0\x08\0"
+                             + ipv4(17, udp()))
+    f["llc-snap-arp"] = eth(0x0040, b"\xaa\xaa\x03\0\0\0\x08\x06"
+                            + arp(1))
+    f["rarp"] = eth(0x8035, arp(3))
+    f["ipv4-version-6"] = eth(0x0800, b"\x65" + ipv4(6, tcp())[1:])
+    f["ipv4-tot-len-past-end"] = eth(0x0800, ipv4(17, udp()))[:-1]
+    f["ipv6-plen-past-end"] = eth(0x86dd, ipv6(6, tcp()))[:-1]
+    f["tcp-doff-past-end"] = eth(0x0800, ipv4(6, tcp()[:12] + b"\xf0"
+                                              + tcp()[13:]))
+    dstopts = b""
+    for i in range(20):
+        dstopts += bytes([60 if i < 19 else 6, 0, 1, 4, 0, 0, 0, 0])
+    f["ipv6-twenty-dstopts"] = eth(0x86dd, ipv6(60, dstopts + tcp()))
+    atomic = struct.pack("!BBHI", 17, 0, 0, 7)
+    f["ipv6-atomic-frag"] = eth(0x86dd, ipv6(44, atomic + udp()))
+    dup = struct.pack("!BBHI", 135, 0, 0, 0) + ip6addr(2) + \
+        b"\x01\x01" + SRC + b"\x01\x01" + DST
+    f["ipv6-nd-dup-sll"] = eth(0x86dd, ipv6(58, dup, hlim=255))
     f["vlan-ipv6-icmp6"] = eth(0x86dd, ipv6(58, icmp(129)),
                                [(0x8100, 0x2014)])
     f["vlan-arp"] = eth(0x0806, arp(1), [(0x8100, 5)])
