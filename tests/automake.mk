@@ -67,6 +67,7 @@ DUMMY_TESTS = \
 	tests/dummy/test-coverage.sh \
 	tests/dummy/test-expiry.sh \
 	tests/dummy/test-fd-limits.sh \
+	tests/dummy/test-forward-bpdu.sh \
 	tests/dummy/test-instances.sh \
 	tests/dummy/test-mac-flood.sh \
 	tests/dummy/test-malformed-rules.sh \

@@ -69,6 +69,8 @@ struct diff_case {
     const char *format;         /* config_diff_format(). */
     const char *bridges_removed; /* Names, in order; NULL for "". */
     const char *bridges_added;
+    const char *settings;       /* Bridges of 'settings_changed', in order;
+                                 * NULL for "". */
 };
 
 static const struct diff_case diff_cases[] = {
@@ -277,6 +279,19 @@ static const struct diff_case diff_cases[] = {
       "pmd-sleep-max, tx-flush-interval, pmd-rxq-assign, "
       "bond-rebalance-interval, mac-aging-time, flow-idle-timeout, "
       "flow-limit" },
+
+    /* A bridge's own other_config. */
+    { "forward-bpdu turned on", BASE,
+      CFG_BRIDGES("{'name': 'br0', 'ports': [" PORTS "], 'rules': ["
+                  RULES "], 'other_config': {'forward-bpdu': true}}",
+                  OTHER),
+      NULL, "", "", 5, "", "", "bridge other_config changed: br0", NULL,
+      NULL, "br0" },
+    { "forward-bpdu false written out", BASE,
+      CFG_BRIDGES("{'name': 'br0', 'ports': [" PORTS "], 'rules': ["
+                  RULES "], 'other_config': {'forward-bpdu': false}}",
+                  OTHER),
+      NULL, "", "", 5, "", "", "no changes" },
 
     /* Rules. */
     { "rule added", BASE, CFG(PORTS, RULES ", " RULE2, OTHER),
@@ -540,9 +555,12 @@ run_diff_case(const struct diff_case *c)
     s = bridge_names(new, diff.rules_changed, diff.n_rules_changed);
     CHECK_STR(s, c->rules);
     free(s);
+    s = bridge_names(new, diff.settings_changed, diff.n_settings_changed);
+    CHECK_STR(s, c->settings ? c->settings : "");
+    free(s);
 
     expect_empty = (!c->removed[0] && !c->added[0] && !c->other[0]
-                    && !c->rules[0]);
+                    && !c->rules[0] && !(c->settings && c->settings[0]));
     CHECK_INT(config_diff_is_empty(&diff), expect_empty);
 
     s = config_diff_format(&diff, old, new);

@@ -313,7 +313,19 @@ static const struct error_case error_cases[] = {
     { "unknown bridge key", "{\"bridges\": [\n  {\"name\": \"br0\", "
       "\"port\": []}\n]}",
       "config.json:2:19: unknown key \"port\" in bridge \"br0\" (known keys: "
-      "name, ports, rules)" },
+      "name, ports, rules, other_config)" },
+    { "unknown bridge other_config key", "{\"bridges\": [{\"name\": \"br0\", "
+      "\"other_config\": {\"forward_bpdu\": true}}]}",
+      "config.json:1:47: unknown key \"forward_bpdu\" in the other_config of "
+      "bridge \"br0\" (known keys: forward-bpdu)" },
+    { "forward-bpdu not a boolean", "{\"bridges\": [{\"name\": \"br0\", "
+      "\"other_config\": {\"forward-bpdu\": \"yes\"}}]}",
+      "config.json:1:63: \"forward-bpdu\" must be true or false, got "
+      "\"yes\"" },
+    { "bridge other_config not an object", "{\"bridges\": [{\"name\": "
+      "\"br0\", \"other_config\": []}]}",
+      "config.json:1:46: \"other_config\" of bridge \"br0\" must be an "
+      "object, got an array" },
     { "unknown port key", "{\"bridges\": [{\"name\": \"br0\", \"ports\": "
       "[\n    {\"name\": \"p3\", \"tags\": 10}\n]}]}",
       "config.json:2:20: unknown key \"tags\" in port \"p3\" (known keys: "

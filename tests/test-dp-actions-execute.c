@@ -662,20 +662,22 @@ test_vlan(void)
         int n_tags_after;
         uint16_t outer_tci;         /* After, if tagged. */
     } cases[] = {
+        /* The pushed TCI has CFI set, the flow key's "tag present"; the
+         * tag on the wire has DEI (the same bit) clear. */
         { "push on untagged", S_TCP4, PUSH, 0x8100, 0x100a, 0, 64, true,
-          1, 0x100a },
+          1, 0x000a },
         { "push on tagged", S_UDP4_TAG, PUSH, 0x8100, 0x300b, 0, 64, true,
-          2, 0x300b },
+          2, 0x200b },
         { "push 802.1ad", S_UDP4_TAG, PUSH, 0x88a8, 0x1014, 0, 64, true,
-          2, 0x1014 },
+          2, 0x0014 },
         { "push, 4 bytes left", S_TCP4, PUSH, 0x8100, 0x1001, 0, 4, true,
-          1, 0x1001 },
+          1, 0x0001 },
         { "push, no headroom", S_TCP4, PUSH, 0x8100, 0x1001, 0, 3, false,
           0, 0 },
         { "push on runt", S_CUT_ETH, PUSH, 0x8100, 0x1001, 0, 64, false,
           0, 0 },
         { "push on gso", S_TCP4_PARTIAL, PUSH, 0x8100, 0x1005, 0, 64, true,
-          2, 0x1005 },
+          2, 0x0005 },
         { "pop on tagged", S_UDP4_TAG, POP, 0, 0, 0, 64, true, 0, 0 },
         { "pop on qinq", S_TCP4_QINQ, POP, 0, 0, 0, 64, true, 1,
           200 | 3 << VLAN_PCP_SHIFT },
@@ -865,7 +867,7 @@ test_copy_on_write(void)
     CHECK(p2 && !memcmp(p2->data + 12, orig + 12, 4),
           "second output got the later tag");
     CHECK(p3 && p3 != p2 && p3->size == size + 4
-          && get16(p3->data + 14) == (VLAN_CFI | 10),
+          && get16(p3->data + 14) == 10,
           "third output lacks the pushed tag");
     CHECK(p3 && !memcmp(p3->data + 6, mac_src.ea, 6),
           "a modification after the last output ran");
@@ -892,7 +894,7 @@ test_copy_on_write(void)
     build(&f, &specs[S_UDP4_TAG]);
     dp_actions_execute(pmd, &f.p, in_place, ARRAY_SIZE(in_place));
     CHECK(queued(pmd, 1) == &f.p, "in-place packet was copied");
-    CHECK(f.p.size == size + 4 && get16(f.p.data + 14) == (VLAN_CFI | 20),
+    CHECK(f.p.size == size + 4 && get16(f.p.data + 14) == 20,
           "in-place push missing");
     CHECK_INT(stat(pmd, PMD_STAT_ACTION_CLONES), 4);
     CHECK_INT(stat(pmd, PMD_STAT_DROP_ACTION_EXEC), 0);
@@ -955,7 +957,7 @@ test_pool_exhaustion(void)
     f.p.headroom = 0;
     dp_actions_execute(pmd, &f.p, push_first, ARRAY_SIZE(push_first));
     CHECK(queued(pmd, 1) && queued(pmd, 1) != &f.p
-          && get16(queued(pmd, 1)->data + 14) == (VLAN_CFI | 30),
+          && get16(queued(pmd, 1)->data + 14) == 30,
           "push without headroom did not use a clone");
     CHECK_INT(stat(pmd, PMD_STAT_DROP_ACTION_EXEC), 1);
     pmd_flush_tx(pmd);
@@ -1034,7 +1036,7 @@ test_patch_copies(void)
     dp_actions_execute(pmd, &f.p, one, ARRAY_SIZE(one));
     p = queued(pmd, 1);
     CHECK(p && p != &f.p && p->size == size + 4
-          && get16(p->data + 14) == (VLAN_CFI | 10),
+          && get16(p->data + 14) == 10,
           "the peer's output lacks its tag");
     CHECK(queued(pmd, 2) == &f.p && f.p.size == size,
           "the output after the crossing saw the peer's tag");
@@ -1045,11 +1047,11 @@ test_patch_copies(void)
     build(&f, &specs[S_TCP4]);
     dp_actions_execute(pmd, &f.p, two, ARRAY_SIZE(two));
     p = queued(pmd, 3);
-    CHECK(p && p->size == size + 8 && get16(p->data + 14) == (VLAN_CFI | 20)
-          && get16(p->data + 18) == (VLAN_CFI | 10),
+    CHECK(p && p->size == size + 8 && get16(p->data + 14) == 20
+          && get16(p->data + 18) == 10,
           "the innermost output lacks its two tags");
     p = queued(pmd, 1);
-    CHECK(p && p->size == size + 4 && get16(p->data + 14) == (VLAN_CFI | 10),
+    CHECK(p && p->size == size + 4 && get16(p->data + 14) == 10,
           "the middle output does not have exactly its own tag");
     CHECK(queued(pmd, 2) == &f.p && f.p.size == size,
           "the outer output saw a nested change");

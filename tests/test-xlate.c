@@ -954,6 +954,66 @@ test_too_many_actions(void)
     ofproto_destroy(ofproto);
 }
 
+/* Reserved multicast (STP, LACP, LLDP, CDP, ...) is dropped before
+ * learning unless forward-bpdu is true, then flooded like any multicast;
+ * the addresses either side of the reserved ranges flood always.  A rule
+ * sees the frames whatever the setting. */
+static void
+test_forward_bpdu(void)
+{
+    static const struct {
+        struct eth_addr dst;
+        bool reserved;
+    } dsts[] = {
+        { { { 0x01, 0x80, 0xc2, 0x00, 0x00, 0x00 } }, true },   /* STP. */
+        { { { 0x01, 0x80, 0xc2, 0x00, 0x00, 0x01 } }, true },   /* PAUSE. */
+        { { { 0x01, 0x80, 0xc2, 0x00, 0x00, 0x02 } }, true },   /* LACP. */
+        { { { 0x01, 0x80, 0xc2, 0x00, 0x00, 0x03 } }, true },   /* 802.1X. */
+        { { { 0x01, 0x80, 0xc2, 0x00, 0x00, 0x0e } }, true },   /* LLDP. */
+        { { { 0x01, 0x80, 0xc2, 0x00, 0x00, 0x0f } }, true },
+        { { { 0x01, 0x00, 0x0c, 0xcc, 0xcc, 0xcc } }, true },   /* CDP. */
+        { { { 0x01, 0x00, 0x0c, 0xcc, 0xcc, 0xcd } }, true },   /* PVST+. */
+        { { { 0x01, 0x00, 0x0c, 0xcc, 0xcc, 0xc7 } }, true },   /* CFM. */
+        { { { 0x01, 0x80, 0xc2, 0x00, 0x00, 0x10 } }, false },
+        { { { 0x01, 0x80, 0xc2, 0x00, 0x01, 0x00 } }, false },
+        { { { 0x01, 0x00, 0x0c, 0xcc, 0xcc, 0xce } }, false },
+        { { { 0x01, 0x00, 0x5e, 0x00, 0x00, 0x01 } }, false },
+    };
+    static const uint16_t ports[] = { 1, 2, 3 };
+
+    for (int forward = 0; forward < 2; forward++) {
+        for (size_t i = 0; i < ARRAY_SIZE(dsts); i++) {
+            struct ofproto *ofproto = ofproto_create("br0", 0);
+            uint64_t before = coverage_get("normal_drop_reserved_multicast");
+            bool dropped = dsts[i].reserved && !forward;
+            struct xlate_out out;
+            struct flow flow;
+
+            check_set_context("forward-bpdu %d, dst "ETH_ADDR_FMT, forward,
+                              ETH_ADDR_ARGS(dsts[i].dst));
+            add_ports(ofproto, ports, ARRAY_SIZE(ports));
+            ofproto_set_forward_bpdu(ofproto, forward);
+            CHECK_INT(ofproto_get_forward_bpdu(ofproto), forward);
+            flow = make_flow(1, mac_a, dsts[i].dst, 0);
+            CHECK_INT(upcall_xlate(ofproto, &flow, true, 0, &out), 0);
+            if (dropped) {
+                check_outputs("reserved", &out, NULL, 0);
+            } else {
+                check_outputs("flooded", &out, (uint16_t[]) { 2, 3 }, 2);
+            }
+            CHECK_INT(coverage_get("normal_drop_reserved_multicast")
+                      - before, dropped);
+            CHECK_INT(mac_learning_lookup(ofproto_mac_learning(ofproto),
+                                          mac_a, 0, 1),
+                      dropped ? -1 : 1);
+            CHECK(eth_addr_is_reserved(dsts[i].dst) == dsts[i].reserved,
+                  "eth_addr_is_reserved");
+            ofproto_destroy(ofproto);
+        }
+    }
+    check_set_context("%s", "");
+}
+
 int
 main(void)
 {
@@ -967,6 +1027,7 @@ main(void)
         { "bond_trace", test_bond_trace },
         { "flood_max_ports", test_flood_max_ports },
         { "too_many_actions", test_too_many_actions },
+        { "forward_bpdu", test_forward_bpdu },
     };
 
     check_run_tests(tests, ARRAY_SIZE(tests));

@@ -251,6 +251,13 @@ config_diff_compute(const struct pmd_config *old,
                 (diff->n_rules_changed + 1) * sizeof *diff->rules_changed);
             diff->rules_changed[diff->n_rules_changed++] = b;
         }
+        if (o ? o->forward_bpdu != br->forward_bpdu : br->forward_bpdu) {
+            diff->settings_changed = xrealloc(
+                diff->settings_changed,
+                (diff->n_settings_changed + 1)
+                * sizeof *diff->settings_changed);
+            diff->settings_changed[diff->n_settings_changed++] = b;
+        }
     }
     for (int k = 0; k < CONFIG_OTHER_N_KEYS; k++) {
         if (!other_equal__(&old->other, &new->other, k)) {
@@ -269,6 +276,7 @@ config_diff_uninit(struct config_diff *diff)
     free(diff->removed_ports);
     free(diff->added_ports);
     free(diff->rules_changed);
+    free(diff->settings_changed);
     memset(diff, 0, sizeof *diff);
 }
 
@@ -277,7 +285,8 @@ config_diff_is_empty(const struct config_diff *diff)
 {
     return (!diff->n_removed_bridges && !diff->n_added_bridges
             && !diff->n_removed_ports && !diff->n_added_ports
-            && !diff->n_other_changed && !diff->n_rules_changed);
+            && !diff->n_other_changed && !diff->n_rules_changed
+            && !diff->n_settings_changed);
 }
 
 /* Appends to 'stream' the heading 'title' of a list of names, or, after
@@ -369,6 +378,12 @@ config_diff_format(const struct config_diff *diff,
     for (size_t i = 0; i < diff->n_rules_changed; i++) {
         format_name__(stream, "rules changed",
                       new->bridges[diff->rules_changed[i]].name, &n,
+                      &n_parts);
+    }
+    n = 0;
+    for (size_t i = 0; i < diff->n_settings_changed; i++) {
+        format_name__(stream, "bridge other_config changed",
+                      new->bridges[diff->settings_changed[i]].name, &n,
                       &n_parts);
     }
 

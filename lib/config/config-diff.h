@@ -66,6 +66,12 @@ struct config_diff {
      * that have rules; ascending. */
     size_t *rules_changed;
     size_t n_rules_changed;
+
+    /* Indexes into new->bridges of the bridges whose own other_config
+     * differs, and of added bridges whose settings are not the defaults;
+     * ascending. */
+    size_t *settings_changed;
+    size_t n_settings_changed;
 };
 
 /* Compares 'old' and 'new', both validated by config_parse_*(), and

@@ -219,7 +219,10 @@ struct port_keys {
 };
 
 static const char *const top_keys[] = { "bridges", "other_config" };
-static const char *const bridge_keys[] = { "name", "ports", "rules" };
+static const char *const bridge_keys[] = {
+    "name", "ports", "rules", "other_config",
+};
+static const char *const bridge_other_keys[] = { "forward-bpdu" };
 static const char *const port_keys[] = {
     "name", "interface", "type", "create", "vlan_mode", "tag", "trunks",
     "members", "options",
@@ -876,6 +879,45 @@ parse_rules(struct cfg_ctx *ctx, const json_t *v,
 }
 
 /* Parses the member 'key' of a bridge. */
+/* A bridge's "other_config": settings of that bridge alone, named as in
+ * Open vSwitch's Bridge table. */
+static bool
+parse_bridge_other(struct cfg_ctx *ctx, const json_t *v,
+                   const struct json_pos_node *node, const char *label,
+                   struct config_bridge *bridge)
+{
+    const struct json_pos_node *vnode;
+    struct json_pos key_pos;
+    const json_t *value;
+    const char *key;
+    char *where;
+    bool ok = true;
+
+    if (!json_is_object(v)) {
+        where = xasprintf("\"other_config\" of %s", label);
+        ok = fail_must_be(ctx, node, where, "an object", v);
+        free(where);
+        return ok;
+    }
+    OBJECT_FOR_EACH (key, value, key_pos, vnode, v, node) {
+        if (!strcmp(key, "forward-bpdu")) {
+            ok = check(ctx, json_pos_of(vnode),
+                       config_check_bool(value, "\"forward-bpdu\"",
+                                         &bridge->forward_bpdu));
+        } else {
+            where = xasprintf("the other_config of %s", label);
+            ok = fail_unknown_key(ctx, key_pos, key, where,
+                                  bridge_other_keys,
+                                  ARRAY_SIZE(bridge_other_keys));
+            free(where);
+        }
+        if (!ok) {
+            break;
+        }
+    }
+    return ok;
+}
+
 static bool
 parse_bridge_member(struct cfg_ctx *ctx, const char *key,
                     const json_t *value, struct json_pos key_pos,
@@ -905,6 +947,8 @@ parse_bridge_member(struct cfg_ctx *ctx, const char *key,
         return parse_ports(ctx, value, vnode, label, bridge);
     } else if (!strcmp(key, "rules")) {
         return parse_rules(ctx, value, vnode, label, bridge);
+    } else if (!strcmp(key, "other_config")) {
+        return parse_bridge_other(ctx, value, vnode, label, bridge);
     }
     return fail_unknown_key(ctx, key_pos, key, label, bridge_keys,
                             ARRAY_SIZE(bridge_keys));

@@ -152,6 +152,9 @@ struct config_bridge {
     struct config_port *ports;
     size_t n_rules;
     struct config_rule *rules;
+    bool forward_bpdu;          /* "other_config": {"forward-bpdu": ...}:
+                                 * NORMAL forwards reserved multicast
+                                 * (default false, as Open vSwitch). */
 };
 
 struct pmd_config {

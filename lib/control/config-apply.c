@@ -129,6 +129,10 @@ config_apply_additions(struct dp *dp, const struct pmd_config *new,
         dp_port_attach(dp, opened[i], dp_bridge_lookup(dp, br->name));
     }
     for (size_t b = 0; b < new->n_bridges; b++) {
+        ofproto_set_forward_bpdu(dp_bridge_lookup(dp, new->bridges[b].name),
+                                 new->bridges[b].forward_bpdu);
+    }
+    for (size_t b = 0; b < new->n_bridges; b++) {
         const struct config_bridge *br = &new->bridges[b];
         bool changed = false;
 

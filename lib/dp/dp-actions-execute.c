@@ -288,7 +288,10 @@ dp_action_push_vlan(struct dp_packet *p, ovs_be16 tpid, ovs_be16 tci)
     } else if (p->headroom < VLAN_HEADER_LEN) {
         return ENOSPC;
     }
-    dp_packet_push_vlan(p, ntohs(tpid), ntohs(tci));
+    /* In a flow key and a push action, CFI means "a tag is present".  On
+     * the wire the same bit is DEI, and a tag this switch adds is not
+     * drop-eligible. */
+    dp_packet_push_vlan(p, ntohs(tpid), ntohs(tci) & ~VLAN_CFI);
     return 0;
 }
 

@@ -44,7 +44,8 @@ struct pmd;
 bool dp_action_pop_vlan(struct dp_packet *p);
 
 /* Pushes a tag with 'tpid' and 'tci' (network order) in front of any
- * existing one.  Returns 0, EINVAL if 'p' is shorter than an Ethernet
+ * existing one.  The tag goes out with DEI clear: 'tci''s CFI bit says only
+ * that a tag is present, as in the flow key.  Returns 0, EINVAL if 'p' is shorter than an Ethernet
  * header, or ENOSPC if 'p' has less than VLAN_HEADER_LEN bytes of
  * headroom; on error 'p' is unchanged. */
 int dp_action_push_vlan(struct dp_packet *p, ovs_be16 tpid, ovs_be16 tci);

@@ -1056,7 +1056,10 @@ dp_create(const struct pmd_config *cfg, char **errp)
                   "support; using recvmmsg/sendmmsg");
     }
     for (size_t b = 0; b < cfg->n_bridges; b++) {
-        dp_bridge_add(dp, cfg->bridges[b].name);
+        struct ofproto *bridge = dp_bridge_add(dp, cfg->bridges[b].name);
+
+        /* No PMD runs yet, so nothing to wait for. */
+        ofproto_set_forward_bpdu(bridge, cfg->bridges[b].forward_bpdu);
     }
     *errp = dp_set_pmds(dp, cores, n_cores);
     for (size_t b = 0; b < cfg->n_bridges && !*errp; b++) {

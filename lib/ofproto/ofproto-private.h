@@ -82,6 +82,11 @@ struct ofproto {
      * each replacement. */
     struct rule_table *rules;
     uint64_t rule_generation;
+
+    /* Whether NORMAL forwards reserved multicast (forward-bpdu).  Written
+     * by the control thread, which then increments 'rule_generation' like
+     * a rule change; read relaxed by translations. */
+    bool forward_bpdu;
 };
 
 /* Increments the datapath's change counter, if any, after a generation

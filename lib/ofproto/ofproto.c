@@ -641,6 +641,27 @@ ofproto_get_rules(const struct ofproto *ofproto)
 }
 
 void
+ofproto_set_forward_bpdu(struct ofproto *ofproto, bool forward_bpdu)
+{
+    if (ofproto_get_forward_bpdu(ofproto) == forward_bpdu) {
+        return;
+    }
+    __atomic_store_n(&ofproto->forward_bpdu, forward_bpdu,
+                     __ATOMIC_RELAXED);
+    /* A translation that reads the new generation sees the new setting:
+     * pairs with the acquire load in ofproto_generation(). */
+    __atomic_add_fetch(&ofproto->rule_generation, 1, __ATOMIC_RELEASE);
+    ofproto_changed__(ofproto);
+    ofproto_wait_revalidated(ofproto);
+}
+
+bool
+ofproto_get_forward_bpdu(const struct ofproto *ofproto)
+{
+    return __atomic_load_n(&ofproto->forward_bpdu, __ATOMIC_RELAXED);
+}
+
+void
 ofproto_set_rules(struct ofproto *ofproto, struct ofproto_rule **rules,
                   size_t n)
 {

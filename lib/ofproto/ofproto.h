@@ -278,6 +278,18 @@ void ofproto_port_link_changed(struct ofproto *, uint16_t port_no);
 void ofproto_set_rules(struct ofproto *, struct ofproto_rule **rules,
                        size_t n);
 
+/* Sets whether NORMAL forwards frames to reserved multicast addresses
+ * (eth_addr_is_reserved(): STP, LACP, PAUSE, 802.1X, LLDP, CDP, ...).  When
+ * false, the default as in Open vSwitch and in 802.1Q's filtering table,
+ * NORMAL drops them, counts them as normal_drop_reserved_multicast and
+ * learns nothing from them; rules still see them.  When the setting
+ * changes, returns once every flow reflects it, like ofproto_set_rules().
+ * Control thread, outside any RCU read-side section. */
+void ofproto_set_forward_bpdu(struct ofproto *, bool forward_bpdu);
+
+/* The forward-bpdu setting.  Any thread. */
+bool ofproto_get_forward_bpdu(const struct ofproto *);
+
 /* The current rule table.  Control thread (the only writer), or an RCU
  * reader. */
 const struct rule_table *ofproto_get_rules(const struct ofproto *);

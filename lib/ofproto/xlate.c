@@ -33,6 +33,7 @@
 
 /* Why NORMAL decided to drop, and MAC moves, for coverage/show. */
 COVERAGE_DEFINE(normal_drop_learned_on_input);
+COVERAGE_DEFINE(normal_drop_reserved_multicast);
 COVERAGE_DEFINE(normal_drop_learned_port_gone);
 COVERAGE_DEFINE(normal_drop_learned_port_vlan);
 COVERAGE_DEFINE(normal_drop_unknown_in_port);
@@ -577,6 +578,21 @@ xlate_normal(struct xlate_ctx *ctx)
     vlan = in_vlan;
     dl_src = xlate_read_dl_src(ctx);
     dl_dst = xlate_read_dl_dst(ctx);
+
+    /* Link-local control frames (STP, LACP, LLDP, ...) belong to the link
+     * they arrived on: dropped before learning, as Open vSwitch does. */
+    if (eth_addr_is_reserved(dl_dst)
+        && !ofproto_get_forward_bpdu(ctx->ofproto)) {
+        /* Counted once per frame that reaches the slow path, not again
+         * when a revalidation re-translates its flow. */
+        if (ctx->learn) {
+            COVERAGE_INC(normal_drop_reserved_multicast);
+        }
+        xlate_report(ctx, "NORMAL: destination "ETH_ADDR_FMT" is reserved "
+                     "multicast and forward-bpdu is false, dropping",
+                     ETH_ADDR_ARGS(dl_dst));
+        return;
+    }
 
     /* Whether the source is learned (and where) decides too: a flow must
      * not keep forwarding for a source the table forgot, since its

@@ -42,6 +42,36 @@ eth_addr_equals(const struct eth_addr a, const struct eth_addr b)
     return !memcmp(a.ea, b.ea, ETH_ADDR_LEN);
 }
 
+/* True if 'ea' is a reserved multicast address that a bridge does not
+ * forward: IEEE 802.1's 01-80-C2-00-00-00 to -0F (STP, PAUSE, LACP,
+ * 802.1X, LLDP, ...) and the vendor protocols Open vSwitch treats alike
+ * (Cisco CDP, VTP, PVST+, ISL and CFM, Extreme EDP and EAPS).  Slow path
+ * only. */
+static inline bool
+eth_addr_is_reserved(const struct eth_addr ea)
+{
+    static const uint64_t others[] = {
+        0x00e02b000000ULL, 0x00e02b000004ULL, 0x00e02b000006ULL,
+        0x01000c000000ULL, 0x01000cccccccULL, 0x01000ccccccdULL,
+        0x01000ccdcdcdULL,
+    };
+    uint64_t x = 0;
+
+    for (int i = 0; i < ETH_ADDR_LEN; i++) {
+        x = (x << 8) | ea.ea[i];
+    }
+    if ((x & ~UINT64_C(0xf)) == 0x0180c2000000ULL
+        || (x & ~UINT64_C(0x7)) == 0x01000cccccc0ULL) {
+        return true;
+    }
+    for (size_t i = 0; i < sizeof others / sizeof others[0]; i++) {
+        if (x == others[i]) {
+            return true;
+        }
+    }
+    return false;
+}
+
 #define ETH_ADDR_FMT "%02x:%02x:%02x:%02x:%02x:%02x"
 #define ETH_ADDR_ARGS(A) \
     (A).ea[0], (A).ea[1], (A).ea[2], (A).ea[3], (A).ea[4], (A).ea[5]
