@@ -5,7 +5,7 @@ set -e
 PACKAGES="build-essential autoconf automake autoconf-archive pkg-config
   libmnl-dev libnl-3-dev libnl-route-3-dev libjansson-dev libevent-dev
   liburcu-dev iproute2 iputils-ping iputils-arping iperf3 ethtool python3
-  openvswitch-common
+  openvswitch-common openvswitch-switch
   procps util-linux jq tcpdump clang libclang-rt-14-dev
   libxdp-dev libbpf-dev
   podman runc conmon catatonit containernetworking-plugins busybox-static"
