@@ -104,6 +104,12 @@ dm_settle
 for p in pc pd pe; do
     dm_assert_captured "$p" 0
 done
+if [[ $(dm_pmd_sum miss_upcall_ok) != "$misses" ]]; then
+    # What the cache held for the hosts, and why a flow may have gone.
+    ps_appctl dpctl/dump-flows -m | grep -e "$A" -e "$B" >&2 || true
+    dm_json dpif-netdev/pmd-stats-show -- \
+        "[{k: p[k] for k in ('flows_revalidated', 'flows_invalidated', 'reval_keys', 'reval_sweeps', 'reval_log_lost') if k in p} for p in j]" >&2
+fi
 ps_assert_eq "misses for the hosts' unicast" "$misses" \
     "$(dm_pmd_sum miss_upcall_ok)"
 
