@@ -19,4 +19,17 @@ if [ -n "$missing" ]; then
     echo "installing:$missing"
     apt-get update -q
     DEBIAN_FRONTEND=noninteractive apt-get install -y -q $missing
+    # Open vSwitch is only a reference the tests compare against; they
+    # start their own ovs-vswitchd.  Debian enables its service on install:
+    # put that back the way it was, off.
+    case " $missing " in
+    *" openvswitch-switch "*)
+        if [ -d /run/systemd/system ]; then
+            echo "disabling the openvswitch-switch service just installed" \
+                 "(the tests run their own ovs-vswitchd)"
+            systemctl disable --now openvswitch-switch.service \
+                ovs-vswitchd.service ovsdb-server.service || true
+        fi
+        ;;
+    esac
 fi
