@@ -165,6 +165,11 @@ static const struct good_case good_cases[] = {
     },
     { "arp,nw_proto=1", { T_ARP, P(1) }, { M_T, M_P }, NULL },
     { "rarp", { .dl_type = BE16(0x8035) }, { M_T }, NULL },
+    /* RARP has ARP's fields, as in OVS. */
+    { "rarp,arp_spa=10.0.0.9,arp_op=3",
+      { .dl_type = BE16(0x8035), .nw_src = IP4(10, 0, 0, 9), P(3) },
+      { M_T, .nw_src = M32, M_P },
+      "dl_type=0x8035,arp_spa=10.0.0.9,arp_op=3" },
     { "mpls", { .dl_type = BE16(0x8847) }, { M_T }, NULL },
 
     /* IPv6. */
