@@ -75,8 +75,8 @@
 # Output: the tables on stdout and in bench/results/port-churn-STAMP.md;
 #   every sample in bench/results/port-churn-STAMP.json.
 #
-# Example: sudo bench/port-churn.sh
-#          sudo PMDSWITCH_BUILD=/path/to/build bench/port-churn.sh --ports 200
+# Example (as root): bench/port-churn.sh
+#          PMDSWITCH_BUILD=/path/to/build bench/port-churn.sh --ports 200
 
 set -euo pipefail
 

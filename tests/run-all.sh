@@ -4,7 +4,7 @@
 # namespaces, once with use-tpacket-v3 true and once false) and a short
 # run of each fuzz target.
 #
-# Usage: sudo tests/run-all.sh
+# Usage: tests/run-all.sh   (as root)
 # Ends with one line "N passed, M failed" and exits non-zero on failure.
 set -u
 cd "$(dirname "$0")/.."
