@@ -23,15 +23,14 @@
 #       status 1 on any other difference, or if the allow-list names a
 #       frame that does not differ (so that it stays short and true).
 #
-# One process opens a packet socket in each host's namespace (setns(2)
-# through ctypes, as Python 3.11 has no os.setns) and does all the work.
+# One process opens a packet socket in each host's namespace
+# (netns_socket.py) and does all the work.
 # On veth, the receiving kernel hands a packet socket the outer VLAN tag as
 # metadata: it is read back with PACKET_AUXDATA, DEI included, and put in
 # front of the tags still in the frame.  Each frame of the script carries
 # its number in its payload, so stray frames are ignored.  Python 3
 # standard library only.
 
-import ctypes
 import json
 import os
 import select
@@ -41,14 +40,13 @@ import subprocess
 import sys
 import time
 
-ETH_P_ALL = 0x0003
-SOL_PACKET = 263
-PACKET_AUXDATA = 8
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from netns_socket import Netns, SOL_PACKET, PACKET_AUXDATA  # noqa: E402
+
 PACKET_OUTGOING = 4
 TP_STATUS_VLAN_VALID = 0x10
 TP_STATUS_VLAN_TPID_VALID = 0x40
 AUXDATA = struct.Struct("=IIIHHHH")
-CLONE_NEWNET = 0x40000000
 
 MAGIC = b"PSNDIFF"
 # How long a frame's copies may take to arrive, and the quiet time after
@@ -192,34 +190,6 @@ def tag_stack(frame, aux_tci, aux_tpid):
     return [[tpid, t & 0xfff, t >> 13, (t >> 12) & 1] for tpid, t in tags]
 
 
-class Netns:
-    """Enters network namespaces by name and comes back."""
-
-    def __init__(self):
-        self.libc = ctypes.CDLL(None, use_errno=True)
-        self.home = os.open("/proc/self/ns/net", os.O_RDONLY)
-
-    def _setns(self, fd):
-        if self.libc.setns(fd, CLONE_NEWNET) != 0:
-            err = ctypes.get_errno()
-            raise OSError(err, "setns: " + os.strerror(err))
-
-    def socket_in(self, ns, ifname):
-        """A packet socket bound to 'ifname' in namespace 'ns'."""
-        fd = os.open("/var/run/netns/" + ns, os.O_RDONLY)
-        try:
-            self._setns(fd)
-            sock = socket.socket(socket.AF_PACKET, socket.SOCK_RAW,
-                                 socket.htons(ETH_P_ALL))
-            sock.setsockopt(SOL_PACKET, PACKET_AUXDATA, 1)
-            sock.bind((ifname, ETH_P_ALL))
-            sock.setblocking(False)
-            return sock
-        finally:
-            self._setns(self.home)
-            os.close(fd)
-
-
 def receive_one(sock):
     """Reads one frame: (frame, aux_tci or None, aux_tpid), or None for an
     outgoing one or nothing."""
@@ -280,7 +250,7 @@ def run(args):
     senders = []
     socks = {}
     for i, (ns, ifname) in enumerate(hosts):
-        sock = netns.socket_in(ns, ifname)
+        sock = netns.packet_socket(ns, ifname, auxdata=True)
         senders.append(sock)
         socks[sock] = i + 1
     record = {entry[0]: [] for entry in SCRIPT}
