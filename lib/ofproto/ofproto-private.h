@@ -79,7 +79,7 @@ struct ofproto {
     /* The rule table (never NULL), replaced by the control thread with a
      * release store and read with acquire, like 'ports'; its rules belong
      * to the ofproto.  'rule_generation' is incremented (release) after
-     * each replacement. */
+     * each replacement, and after a change of 'forward_bpdu'. */
     struct rule_table *rules;
     uint64_t rule_generation;
 

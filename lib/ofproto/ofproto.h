@@ -248,9 +248,10 @@ bool ofproto_port_name(const struct ofproto *, uint16_t port_no,
 uint64_t ofproto_generation(const struct ofproto *);
 
 /* The part of ofproto_generation() that the change log does not name:
- * rules, the port set, the MAC table flushed or its aging changed.  A
- * datapath re-translates every flow of the bridge when it moves, and only
- * the flows that depend on a logged key otherwise.  Same ordering. */
+ * rules and forward-bpdu, the port set, the MAC table flushed or its
+ * aging changed.  A datapath re-translates every flow of the bridge when
+ * it moves, and only the flows that depend on a logged key otherwise.
+ * Same ordering. */
 uint64_t ofproto_table_generation(const struct ofproto *);
 
 /* The bridge's change log (change-log.h): the MACs whose entries changed

@@ -277,12 +277,13 @@ mf_parse_arp(struct mf_cursor *c)
                     arp + offsetof(struct arp_eth_header, ar_tha));
 }
 
+/* An absent ND link-layer address. */
+static const uint8_t mf_zero_mac[ETH_ADDR_LEN];
+
 static bool
 mf_is_zero_mac(const uint8_t *mac)
 {
-    static const uint8_t zero[ETH_ADDR_LEN];
-
-    return !memcmp(mac, zero, ETH_ADDR_LEN);
+    return !memcmp(mac, mf_zero_mac, ETH_ADDR_LEN);
 }
 
 /* Neighbor discovery: with 'c' at an NS or NA message of at least
@@ -295,9 +296,8 @@ mf_is_zero_mac(const uint8_t *mac)
 static void
 mf_parse_nd(struct mf_cursor *c)
 {
-    static const uint8_t zero[ETH_ADDR_LEN];
-    const uint8_t *sll = zero;
-    const uint8_t *tll = zero;
+    const uint8_t *sll = mf_zero_mac;
+    const uint8_t *tll = mf_zero_mac;
     const uint8_t *opt;
     uint32_t left;
 
