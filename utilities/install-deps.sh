@@ -7,7 +7,8 @@ PACKAGES="build-essential autoconf automake autoconf-archive pkg-config
   liburcu-dev iproute2 iputils-ping iputils-arping iperf3 ethtool python3
   openvswitch-common openvswitch-switch
   procps util-linux jq tcpdump clang libclang-rt-14-dev
-  libxdp-dev libbpf-dev
+  libxdp-dev libbpf-dev libsystemd-dev
+  tshark prometheus logrotate debhelper dpkg-dev fakeroot
   podman runc conmon catatonit containernetworking-plugins busybox-static"
 
 missing=
@@ -29,6 +30,17 @@ if [ -n "$missing" ]; then
                  "(the tests run their own ovs-vswitchd)"
             systemctl disable --now openvswitch-switch.service \
                 ovs-vswitchd.service ovsdb-server.service || true
+        fi
+        ;;
+    esac
+    # Likewise Prometheus: the metrics test starts its own server.
+    case " $missing " in
+    *" prometheus "*)
+        if [ -d /run/systemd/system ]; then
+            echo "disabling the prometheus service just installed" \
+                 "(the tests run their own prometheus)"
+            systemctl disable --now prometheus.service \
+                prometheus-node-exporter.service || true
         fi
         ;;
     esac
