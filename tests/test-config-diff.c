@@ -265,20 +265,20 @@ static const struct diff_case diff_cases[] = {
     { "every key changed", CFG_BRIDGES("", ""),
       CFG_BRIDGES("", "'pmd-cpu-mask': '1', 'use-tpacket-v3': false, "
                   "'emc-insert-inv-prob': 0, 'smc-enable': false, "
-                  "'userspace-tso-enable': false, 'pmd-sleep-max': 1, "
+                  "'metrics-address': '127.0.0.1:1', 'pmd-sleep-max': 1, "
                   "'tx-flush-interval': 1, 'pmd-rxq-assign': 'roundrobin', "
                   "'bond-rebalance-interval': 0, 'mac-aging-time': 15, "
                   "'flow-idle-timeout': 100, 'flow-limit': 5"),
       NULL, "", "", 0,
       "pmd-cpu-mask use-tpacket-v3 emc-insert-inv-prob smc-enable "
-      "userspace-tso-enable pmd-sleep-max tx-flush-interval pmd-rxq-assign "
-      "bond-rebalance-interval mac-aging-time flow-idle-timeout flow-limit",
+      "pmd-sleep-max tx-flush-interval pmd-rxq-assign "
+      "bond-rebalance-interval mac-aging-time flow-idle-timeout flow-limit "
+      "metrics-address",
       "",
       "other_config changed: pmd-cpu-mask, use-tpacket-v3, "
-      "emc-insert-inv-prob, smc-enable, userspace-tso-enable, "
-      "pmd-sleep-max, tx-flush-interval, pmd-rxq-assign, "
-      "bond-rebalance-interval, mac-aging-time, flow-idle-timeout, "
-      "flow-limit" },
+      "emc-insert-inv-prob, smc-enable, pmd-sleep-max, "
+      "tx-flush-interval, pmd-rxq-assign, bond-rebalance-interval, "
+      "mac-aging-time, flow-idle-timeout, flow-limit, metrics-address" },
 
     /* A bridge's own other_config. */
     { "forward-bpdu turned on", BASE,

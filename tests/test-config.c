@@ -224,18 +224,18 @@ test_other_values(void)
         "{\"bridges\": [], \"other_config\": {"
         "\"pmd-cpu-mask\": \"000A\", \"use-tpacket-v3\": false, "
         "\"emc-insert-inv-prob\": 4294967295, \"smc-enable\": false, "
-        "\"userspace-tso-enable\": false, \"pmd-sleep-max\": 10000, "
+        "\"userspace-tso-enable\": true, \"pmd-sleep-max\": 10000, "
         "\"tx-flush-interval\": 1000000, \"pmd-rxq-assign\": "
         "\"roundrobin\", \"bond-rebalance-interval\": 0, "
         "\"mac-aging-time\": 15, \"flow-idle-timeout\": 3600000, "
         "\"flow-limit\": 10000000, \"mac-table-size\": 1000000, "
-        "\"mac-learn-rate\": 0}}";
+        "\"mac-learn-rate\": 0, \"metrics-address\": \"[::1]:9540\"}}";
     static const char expected_format[] =
         "pmd-cpu-mask=0xa\n"
         "use-tpacket-v3=false\n"
         "emc-insert-inv-prob=4294967295\n"
         "smc-enable=false\n"
-        "userspace-tso-enable=false\n"
+        "userspace-tso-enable=true\n"
         "pmd-sleep-max=10000\n"
         "tx-flush-interval=1000000\n"
         "pmd-rxq-assign=roundrobin\n"
@@ -244,7 +244,8 @@ test_other_values(void)
         "flow-idle-timeout=3600000\n"
         "flow-limit=10000000\n"
         "mac-table-size=1000000\n"
-        "mac-learn-rate=0\n";
+        "mac-learn-rate=0\n"
+        "metrics-address=[::1]:9540\n";
     struct pmd_config *config = parse_ok(text);
     char buf[CONFIG_OTHER_FORMAT_SIZE];
     const struct config_other *o;
@@ -352,7 +353,19 @@ static const struct error_case error_cases[] = {
       "userspace-tso-enable, pmd-sleep-max, tx-flush-interval, "
       "pmd-rxq-assign, bond-rebalance-interval, mac-aging-time, "
       "flow-idle-timeout, flow-limit, mac-table-size, "
-      "mac-learn-rate)" },
+      "mac-learn-rate, metrics-address)" },
+    { "userspace-tso-enable false", "{\"bridges\": [],\n \"other_config\": "
+      "{\"userspace-tso-enable\": false}}",
+      "config.json:2:43: \"userspace-tso-enable\" cannot be false: "
+      "pmdswitch always carries checksum and segmentation offloads "
+      "through (the virtio_net_hdr of each frame); to keep large frames "
+      "off a port, turn offloads off on the interface's peer with "
+      "\"ethtool -K PEER tso off gso off\"" },
+    { "metrics-address without port", "{\"bridges\": [],\n "
+      "\"other_config\": {\"metrics-address\": \"127.0.0.1\"}}",
+      "config.json:2:38: \"metrics-address\" must be \"\" or an IP address "
+      "and a port, such as \"127.0.0.1:9540\" or \"[::1]:9540\", got "
+      "\"127.0.0.1\"" },
     { "unknown rule key", "{\"bridges\": [{\"name\": \"br0\", \"rules\": "
       "[\n  {\"priority\": 1, \"actions\": \"drop\", \"table\": 0}\n]}]}",
       "config.json:2:38: unknown key \"table\" in rule #1 of bridge \"br0\" "
@@ -858,8 +871,25 @@ static const struct other_set_case other_set_cases[] = {
       "pmd-cpu-mask, use-tpacket-v3, emc-insert-inv-prob, smc-enable, "
       "userspace-tso-enable, pmd-sleep-max, tx-flush-interval, "
       "pmd-rxq-assign, bond-rebalance-interval, mac-aging-time, "
-      "flow-idle-timeout, flow-limit, mac-table-size, mac-learn-rate)",
-      NULL },
+      "flow-idle-timeout, flow-limit, mac-table-size, mac-learn-rate, "
+      "metrics-address)", NULL },
+    { "metrics-address", "127.0.0.1:9540", NULL,
+      "metrics-address=127.0.0.1:9540\n" },
+    { "metrics-address", "[::]:1", NULL, "metrics-address=[::]:1\n" },
+    { "metrics-address", "", NULL, "" },
+    { "metrics-address", "localhost:9540", "\"metrics-address\" must be "
+      "\"\" or an IP address and a port, such as \"127.0.0.1:9540\" or "
+      "\"[::1]:9540\", got \"localhost:9540\"", NULL },
+    { "metrics-address", "127.0.0.1:65536", "\"metrics-address\" must be "
+      "\"\" or an IP address and a port, such as \"127.0.0.1:9540\" or "
+      "\"[::1]:9540\", got \"127.0.0.1:65536\"", NULL },
+    { "metrics-address", "::1:9540", "\"metrics-address\" must be "
+      "\"\" or an IP address and a port, such as \"127.0.0.1:9540\" or "
+      "\"[::1]:9540\", got \"::1:9540\"", NULL },
+    { "metrics-address", "[::1]:95x", "\"metrics-address\" must be "
+      "\"\" or an IP address and a port, such as \"127.0.0.1:9540\" or "
+      "\"[::1]:9540\", got \"[::1]:95x\"", NULL },
+    { "userspace-tso-enable", "true", NULL, "userspace-tso-enable=true\n" },
 };
 
 static void

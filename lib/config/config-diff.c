@@ -138,6 +138,8 @@ other_equal__(const struct config_other *a, const struct config_other *b,
         return a->mac_table_size == b->mac_table_size;
     case CONFIG_OTHER_MAC_LEARN_RATE:
         return a->mac_learn_rate == b->mac_learn_rate;
+    case CONFIG_OTHER_METRICS_ADDRESS:
+        return !strcmp(a->metrics_address, b->metrics_address);
     case CONFIG_OTHER_N_KEYS:
         break;
     }

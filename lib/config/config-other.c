@@ -9,6 +9,8 @@
 #include <autoconf.h>
 #include "config/config-other.h"
 
+#include <arpa/inet.h>
+#include <ctype.h>
 #include <inttypes.h>
 #include <jansson.h>
 #include <stdio.h>
@@ -24,6 +26,7 @@ enum other_kind {
     OTHER_U32,                  /* uint32_t field. */
     OTHER_CPU_MASK,             /* 'pmd_cpu_mask' and 'pmd_cpus'. */
     OTHER_RXQ_ASSIGN,           /* enum config_rxq_assign field. */
+    OTHER_ADDRESS,              /* 'metrics_address'. */
 };
 
 struct other_spec {
@@ -77,6 +80,9 @@ static const struct other_spec other_specs[CONFIG_OTHER_N_KEYS] = {
     [CONFIG_OTHER_MAC_LEARN_RATE] = {
         "mac-learn-rate", OTHER_U32, 0, 1000000,
         MAC_LEARNING_DEFAULT_LEARN_RATE, OTHER_FIELD(mac_learn_rate) },
+    [CONFIG_OTHER_METRICS_ADDRESS] = {
+        "metrics-address", OTHER_ADDRESS, 0, 0, 0,
+        OTHER_FIELD(metrics_address) },
 };
 
 static const char *const rxq_assign_names[] = {
@@ -136,6 +142,9 @@ other_set_default(struct config_other *other, enum config_other_key key)
         break;
     case OTHER_RXQ_ASSIGN:
         *(enum config_rxq_assign *) field = spec->dflt;
+        break;
+    case OTHER_ADDRESS:
+        other->metrics_address[0] = '\0';
         break;
     }
     other->set[key] = false;
@@ -203,6 +212,54 @@ check_cpu_mask(const json_t *v, const char *label, char *text,
     return NULL;
 }
 
+/* Checks a listen address "IPV4:PORT" or "[IPV6]:PORT" (or "" for none)
+ * and copies it into 'out', of CONFIG_METRICS_ADDRESS_MAX bytes.  Host
+ * names are refused: what the daemon listens on must not depend on DNS. */
+static char *
+check_listen_address(const json_t *v, const char *label, char *out)
+{
+    static const char what[] = "\"\" or an IP address and a port, such as "
+                               "\"127.0.0.1:9540\" or \"[::1]:9540\"";
+    const char *s = json_is_string(v) ? json_string_value(v) : NULL;
+    char host[CONFIG_METRICS_ADDRESS_MAX];
+    const char *colon;
+    struct in6_addr a6;
+    struct in_addr a4;
+    long long port;
+    char *end;
+
+    if (s && !s[0]) {
+        out[0] = '\0';
+        return NULL;
+    }
+    colon = s ? strrchr(s, ':') : NULL;
+    if (!colon || strlen(s) >= CONFIG_METRICS_ADDRESS_MAX
+        || !colon[1] || !isdigit((unsigned char) colon[1])) {
+        return config_check_must_be(label, what, v);
+    }
+    port = strtoll(colon + 1, &end, 10);
+    memcpy(host, s, colon - s);
+    host[colon - s] = '\0';
+    if (*end || port < 1 || port > 65535) {
+        return config_check_must_be(label, what, v);
+    }
+    if (host[0] == '[') {
+        size_t len = strlen(host);
+
+        if (len < 3 || host[len - 1] != ']') {
+            return config_check_must_be(label, what, v);
+        }
+        host[len - 1] = '\0';
+        if (inet_pton(AF_INET6, host + 1, &a6) != 1) {
+            return config_check_must_be(label, what, v);
+        }
+    } else if (inet_pton(AF_INET, host, &a4) != 1) {
+        return config_check_must_be(label, what, v);
+    }
+    memcpy(out, s, strlen(s) + 1);
+    return NULL;
+}
+
 char *
 config_other_set_json(struct config_other *other, enum config_other_key key,
                       const json_t *v)
@@ -218,6 +275,16 @@ config_other_set_json(struct config_other *other, enum config_other_key key,
         bool b = false;
 
         error = config_check_bool(v, label, &b);
+        if (!error && key == CONFIG_OTHER_USERSPACE_TSO_ENABLE && !b) {
+            /* A packet socket cannot refuse the GSO frames its veth hands
+             * over, so there is nothing false could switch off here. */
+            error = xasprintf("%s cannot be false: pmdswitch always "
+                              "carries checksum and segmentation offloads "
+                              "through (the virtio_net_hdr of each frame); "
+                              "to keep large frames off a port, turn "
+                              "offloads off on the interface's peer with "
+                              "\"ethtool -K PEER tso off gso off\"", label);
+        }
         if (!error) {
             *(bool *) field = b;
         }
@@ -256,6 +323,15 @@ config_other_set_json(struct config_other *other, enum config_other_key key,
         }
         break;
     }
+    case OTHER_ADDRESS: {
+        char text[CONFIG_METRICS_ADDRESS_MAX];
+
+        error = check_listen_address(v, label, text);
+        if (!error) {
+            memcpy(other->metrics_address, text, sizeof text);
+        }
+        break;
+    }
     }
     if (!error) {
         other->set[key] = true;
@@ -281,7 +357,8 @@ other_value_from_string(const struct other_spec *spec, const char *value)
 {
     json_t *v = NULL;
 
-    if (spec->kind != OTHER_CPU_MASK && spec->kind != OTHER_RXQ_ASSIGN) {
+    if (spec->kind != OTHER_CPU_MASK && spec->kind != OTHER_RXQ_ASSIGN
+        && spec->kind != OTHER_ADDRESS) {
         v = json_loads(value, JSON_DECODE_ANY, NULL);
         if (v && (json_is_object(v) || json_is_array(v))) {
             json_decref(v);
@@ -330,7 +407,8 @@ config_other_format(const struct config_other *other, char *buf,
     for (int k = 0; k < CONFIG_OTHER_N_KEYS; k++) {
         const struct other_spec *spec = &other_specs[k];
         const void *field = (const char *) other + spec->offset;
-        char value[sizeof other->pmd_cpu_mask];
+        char value[MAX(sizeof other->pmd_cpu_mask,
+                       sizeof other->metrics_address)];
 
         switch (spec->kind) {
         case OTHER_BOOL:
@@ -354,6 +432,12 @@ config_other_format(const struct config_other *other, char *buf,
             snprintf(value, sizeof value, "%s",
                      config_rxq_assign_to_string(
                          *(const enum config_rxq_assign *) field));
+            break;
+        case OTHER_ADDRESS:
+            if (!other->metrics_address[0]) {
+                continue;
+            }
+            snprintf(value, sizeof value, "%s", other->metrics_address);
             break;
         }
         if (len < size) {

@@ -44,11 +44,15 @@ enum config_other_key {
     CONFIG_OTHER_FLOW_LIMIT,            /* "flow-limit" */
     CONFIG_OTHER_MAC_TABLE_SIZE,        /* "mac-table-size" */
     CONFIG_OTHER_MAC_LEARN_RATE,        /* "mac-learn-rate" */
+    CONFIG_OTHER_METRICS_ADDRESS,       /* "metrics-address" */
     CONFIG_OTHER_N_KEYS
 };
 
 /* Most hexadecimal digits in "pmd-cpu-mask" (CPU_SETSIZE bits). */
 #define CONFIG_CPU_MASK_MAX_DIGITS (CPU_SETSIZE / 4)
+
+/* Longest "metrics-address": a bracketed IPv6 address and a port. */
+#define CONFIG_METRICS_ADDRESS_MAX 64
 
 /* Global settings.  A plain value: copy it by assignment. */
 struct config_other {
@@ -61,7 +65,8 @@ struct config_other {
     uint32_t emc_insert_inv_prob;   /* Insert 1 in N misses into the EMC;
                                      * 0 disables.  Default 100. */
     bool smc_enable;                /* Default true. */
-    bool userspace_tso_enable;      /* Default true. */
+    bool userspace_tso_enable;      /* Always true: offloads always pass
+                                     * through, and false is refused. */
     int pmd_sleep_max;              /* Microseconds, 0..10000; default 1000. */
     int tx_flush_interval;          /* Microseconds, 0..1000000; default 0. */
     enum config_rxq_assign pmd_rxq_assign;  /* Default cycles. */
@@ -77,6 +82,10 @@ struct config_other {
     uint32_t mac_learn_rate;        /* New or moved MACs a port may learn
                                      * per second, 0..1000000 (0: no
                                      * limit); default 1000. */
+    char metrics_address[CONFIG_METRICS_ADDRESS_MAX];
+                                    /* "IPV4:PORT" or "[IPV6]:PORT" where
+                                     * Prometheus metrics are served, or ""
+                                     * (the default) for none. */
 
     /* set[K] is true if key K was given explicitly. */
     bool set[CONFIG_OTHER_N_KEYS];
@@ -110,7 +119,7 @@ char *config_other_set_json(struct config_other *other,
 char *config_other_known_keys(void);
 
 /* A buffer of this size always holds config_other_format()'s output. */
-#define CONFIG_OTHER_FORMAT_SIZE 1024
+#define CONFIG_OTHER_FORMAT_SIZE 2048
 
 /* Writes one "key=value" line per key of 'other' into 'buf' (of 'size'
  * bytes, always NUL-terminated), leaving out "pmd-cpu-mask" if unset. */

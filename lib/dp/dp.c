@@ -788,7 +788,6 @@ static void
 dp_warn_inert_settings(const struct config_other *other)
 {
     static const enum config_other_key inert[] = {
-        CONFIG_OTHER_USERSPACE_TSO_ENABLE, /* Offloads always pass through. */
         CONFIG_OTHER_BOND_REBALANCE_INTERVAL,
     };
 
