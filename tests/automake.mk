@@ -20,6 +20,7 @@ UNIT_TESTS = \
 	tests/test-lockfile \
 	tests/test-mac-learning \
 	tests/test-match-parse \
+	tests/test-metrics \
 	tests/test-miniflow \
 	tests/test-netdev \
 	tests/test-netdev-dummy \
@@ -74,10 +75,11 @@ DUMMY_TESTS = \
 	tests/dummy/test-normal.sh \
 	tests/dummy/test-reconfig.sh \
 	tests/dummy/test-revalidate-ack.sh \
-	tests/dummy/test-rule-counters.sh
+	tests/dummy/test-rule-counters.sh \
+	tests/dummy/test-service-notify.sh
 TESTS += $(DUMMY_TESTS)
 EXTRA_DIST += $(DUMMY_TESTS) tests/dummy/lib.sh \
-	tests/dummy/appctl-hostile.py
+	tests/dummy/appctl-hostile.py tests/dummy/notify-listener.py
 
 # The layering of lib/: no include goes up a layer.
 TESTS += tests/check-layering.sh
@@ -95,6 +97,8 @@ tests_test_cni_conf_SOURCES = tests/test-cni-conf.c utilities/cni-conf.c \
 	utilities/cni.h
 tests_test_cni_conf_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
 tests_test_cni_conf_LDADD = $(PMD_LIBS)
+tests_test_metrics_SOURCES = tests/test-metrics.c
+tests_test_metrics_LDADD = $(PMD_LIBS)
 tests_test_config_SOURCES = tests/test-config.c
 tests_test_config_LDADD = $(PMD_LIBS)
 tests_test_config_diff_SOURCES = tests/test-config-diff.c

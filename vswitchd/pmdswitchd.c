@@ -33,6 +33,8 @@
 #include "config/config.h"
 #include "config/config-check.h"
 #include "control/config-apply.h"
+#include "control/metrics.h"
+#include "control/service.h"
 #include "base/coverage.h"
 #include "base/daemon-monitor.h"
 #include "base/pidfile.h"
@@ -543,6 +545,7 @@ register_commands(struct event_base *base, struct dp *dp, bool enable_dummy)
     if (enable_dummy) {
         netdev_dummy_register_commands(dp);
         time_register_commands();
+        service_register_test_commands(dp);
     }
 }
 
@@ -583,6 +586,8 @@ int
 main(int argc, char *argv[])
 {
     struct config_reload reload;
+    struct service_watchdog *watchdog = NULL;
+    struct metrics_server *metrics;
     struct link_monitor *monitor;
     struct unixctl_server *unixctl;
     struct event_base *base;
@@ -724,10 +729,24 @@ main(int argc, char *argv[])
                   error);
         free(error);
     }
+    metrics = metrics_server_create(base, dp);
+    error = metrics_server_set_address(metrics, dp->other.metrics_address);
+    if (error) {
+        VLOG_ERR("%s", error);
+        metrics_server_destroy(metrics);
+        link_monitor_destroy(monitor);
+        dp_destroy(dp);
+        config_reload_uninit(&reload);
+        unixctl_server_destroy(unixctl);
+        event_base_free(base);
+        exit_with_error(error);
+    }
+    metrics_server_follow_config(metrics, dp);
     if (opts.pidfile && !early_stop) {
         pidfile = pidfile_create(opts.pidfile, &error);
         if (!pidfile) {
             VLOG_ERR("%s", error);
+            metrics_server_destroy(metrics);
             link_monitor_destroy(monitor);
             dp_destroy(dp);
             config_reload_uninit(&reload);
@@ -742,10 +761,16 @@ main(int argc, char *argv[])
         if (detach_fd >= 0) {
             detach_finish(detach_fd, opts.detach);
         }
+        service_notify_ready(dp);
+        watchdog = service_watchdog_start(base, dp);
     }
 
     run_control_loop(base, dp, &reload);
 
+    service_notify_stopping();
+    service_watchdog_stop(watchdog);
+
+    metrics_server_destroy(metrics);
     link_monitor_destroy(monitor);
     dp_stop_pmds(dp);
     dp_log_stats(dp);

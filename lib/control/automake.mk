@@ -7,9 +7,13 @@ lib_libpmdswitch_a_SOURCES += \
 	lib/control/config-apply.h \
 	lib/control/coverage-appctl.c \
 	lib/control/dp-appctl.c \
+	lib/control/metrics.c \
+	lib/control/metrics.h \
 	lib/control/netdev-dummy-appctl.c \
 	lib/control/ofproto-appctl.c \
 	lib/control/ofproto-trace.c \
+	lib/control/service.c \
+	lib/control/service.h \
 	lib/control/time-appctl.c \
 	lib/control/unixctl-client.c \
 	lib/control/unixctl-private.h \

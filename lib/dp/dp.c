@@ -884,8 +884,8 @@ dp_grow_txqs(struct dp *dp, int n_txq)
     return NULL;
 }
 
-char *
-dp_set_other(struct dp *dp, const struct config_other *other)
+static char *
+dp_set_other__(struct dp *dp, const struct config_other *other)
 {
     int cores[DP_MAX_PMDS];
     char *error = NULL;
@@ -954,6 +954,36 @@ dp_set_other(struct dp *dp, const struct config_other *other)
     }
     dp->other = *other;
     return NULL;
+}
+
+char *
+dp_set_other(struct dp *dp, const struct config_other *other)
+{
+    char *error;
+
+    if (dp->other_hook) {
+        error = dp->other_hook(other, dp->other_hook_aux);
+        if (error) {
+            return error;
+        }
+    }
+    error = dp_set_other__(dp, other);
+    if (error && dp->other_hook) {
+        char *undo = dp->other_hook(&dp->other, dp->other_hook_aux);
+
+        if (undo) {
+            VLOG_ERR("undoing other_config: %s", undo);
+            free(undo);
+        }
+    }
+    return error;
+}
+
+void
+dp_set_other_hook(struct dp *dp, dp_other_hook_func *hook, void *aux)
+{
+    dp->other_hook = hook;
+    dp->other_hook_aux = aux;
 }
 
 /* Creation and destruction. */

@@ -30,6 +30,10 @@
 #include "dp/pmd-perf.h"
 #include "ofproto/ofproto.h"
 
+/* See dp_set_other_hook(). */
+typedef char *dp_other_hook_func(const struct config_other *other,
+                                 void *aux);
+
 struct config_bridge;
 struct config_port;
 struct lockfile;
@@ -154,6 +158,8 @@ struct dp {
                                          * at once. */
     int n_bridges;                      /* Non-NULL entries of 'bridges'. */
     struct config_other other;          /* In force. */
+    dp_other_hook_func *other_hook;     /* See dp_set_other_hook(). */
+    void *other_hook_aux;
     struct pmd **pmds;                  /* Sorted by core. */
     int n_pmds;
     int n_cpus;                         /* Online CPUs. */
@@ -248,6 +254,13 @@ void dp_port_remove(struct dp *, struct dp_port *port);
  * changes nothing on error.  Keys whose value did not change are left
  * alone.  Returns NULL, or an error message to free. */
 char *dp_set_other(struct dp *, const struct config_other *other);
+
+/* A check and change that an upper layer adds to dp_set_other(): called
+ * with the other_config about to be applied before anything changes, it
+ * returns NULL once it has applied its part, or an error to free, and then
+ * nothing changes.  If dp_set_other() fails later, it is called again with
+ * the other_config in force, to undo its part.  Control thread. */
+void dp_set_other_hook(struct dp *, dp_other_hook_func *, void *aux);
 
 /* Reassigns every rx queue to the PMDs by pmd-rxq-assign. */
 void dp_rxq_rebalance(struct dp *);

@@ -362,6 +362,15 @@ pmd_serve_request(struct pmd *pmd, struct pmd_request *req)
     case PMD_REQUEST_DEL_FLOWS:
         pmd_del_flows(pmd, req);
         break;
+    case PMD_REQUEST_TEST_STALL: {
+        struct timespec ts = { req->stall_ms / 1000,
+                               req->stall_ms % 1000 * 1000000L };
+
+        while (nanosleep(&ts, &ts) && errno == EINTR) {
+            continue;
+        }
+        break;
+    }
     }
     /* Pairs with the acquire in pmd_request_run(). */
     __atomic_store_n(&req->done, true, __ATOMIC_RELEASE);
@@ -409,6 +418,21 @@ pmd_request_run(struct pmd *pmd, struct pmd_request *req, int timeout_ms)
         usleep(50);
     }
     return 0;
+}
+
+long long
+pmd_stalled_ms(struct pmd *pmd, long long now_ms)
+{
+    uint64_t c[PMD_N_STATS];
+
+    pmd_perf_read(&pmd->perf, c);
+    if (!pmd->started || c[PMD_STAT_ITERATIONS] != pmd->watch_iterations
+        || !pmd->watch_since_ms) {
+        pmd->watch_iterations = c[PMD_STAT_ITERATIONS];
+        pmd->watch_since_ms = now_ms;
+        return 0;
+    }
+    return now_ms - pmd->watch_since_ms;
 }
 
 void

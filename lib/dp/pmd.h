@@ -96,6 +96,8 @@ struct pmd_flow_entry {
 enum pmd_request_type {
     PMD_REQUEST_DUMP_FLOWS,     /* Copy every flow out. */
     PMD_REQUEST_DEL_FLOWS,      /* Delete every flow. */
+    PMD_REQUEST_TEST_STALL,     /* Tests only: stop for 'stall_ms', as a
+                                 * stuck PMD would. */
 };
 
 /* Work the control thread hands to a PMD, which does it between two
@@ -103,6 +105,7 @@ enum pmd_request_type {
 struct pmd_request {
     enum pmd_request_type type;
     bool done;                  /* Set by the PMD (release) when done. */
+    int stall_ms;               /* PMD_REQUEST_TEST_STALL. */
     /* Results, valid once 'done'. */
     struct pmd_flow_entry *flows;
     size_t n_flows;
@@ -142,6 +145,8 @@ struct pmd {
     struct pmd_request *abandoned; /* A request that timed out, until the
                                     * next request after the PMD served
                                     * it. */
+    uint64_t watch_iterations;  /* For pmd_stalled_ms(): the iteration */
+    long long watch_since_ms;   /* count seen, and since when. */
 
     /* PMD only. */
     struct emc_cache *emc;
@@ -175,6 +180,13 @@ void pmd_destroy(struct pmd *);        /* Accepts NULL.  Stopped first. */
  * no RCU reader, so it cannot use call_rcu().  Control thread. */
 struct pmd_poll_list *pmd_set_poll_list(struct pmd *,
                                         struct pmd_rxq *const *rxqs, int n);
+
+/* Returns how long, in ms up to 'now_ms', 'pmd''s loop has not gone round
+ * as far as calls of this function have seen: 0 if it went round since
+ * the last call.  A running PMD goes round every few microseconds, asleep
+ * at most pmd-sleep-max, so a long stall means a stuck thread.  0 for a
+ * PMD whose thread does not run.  Control thread. */
+long long pmd_stalled_ms(struct pmd *, long long now_ms);
 
 /* Has 'pmd' carry out 'req' and waits for it, at most 'timeout_ms'.
  * Returns 0, ETIMEDOUT (then 'req' now belongs to the PMD: allocate it

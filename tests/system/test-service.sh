@@ -19,7 +19,11 @@
 #   thread, the monitor starts a new daemon with the same ports (ping works
 #   again), SIGHUP to the monitor reloads the daemon's config, and SIGTERM
 #   to the monitor stops both;
-# - the completion offers the running daemon's commands.
+# - the completion offers the running daemon's commands;
+# - run as the unit's ExecStart runs it (paths moved into the test's
+#   directories) under a stand-in for systemd's notification socket, it
+#   says READY=1 once appctl answers, pings the watchdog, and says
+#   STOPPING=1 on SIGTERM.
 
 set -euo pipefail
 # shellcheck source-path=SCRIPTDIR source=lib.sh
@@ -84,6 +88,10 @@ grep -Eq "$exec_start" "$UNIT" ||
 grep -q '^ExecReload=.*config/reload' "$UNIT" ||
     ps_fail "pmdswitch.service does not reload with config/reload"
 ! grep -q '@[a-z]*@' "$UNIT" || ps_fail "pmdswitch.service has @vars@ left"
+grep -q '^Type=notify$' "$UNIT" || ps_fail "pmdswitch.service is not Type=notify"
+grep -q '^WatchdogSec=' "$UNIT" || ps_fail "pmdswitch.service has no watchdog"
+! grep -Eq '^ExecStart=.*--(detach|monitor)' "$UNIT" ||
+    ps_fail "a Type=notify unit must not --detach or --monitor"
 python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$EXAMPLE" ||
     ps_fail "the example config is not valid JSON"
 ps_info "ok: unit, completion and example config installed"
@@ -259,6 +267,34 @@ wait_gone "$DPID" 1
 [[ ! -e "$CTL" ]] || ps_fail "the socket is left after stopping the monitor"
 [[ ! -e "$PIDFILE" ]] ||
     ps_fail "the pidfile is left after stopping the monitor"
+
+# ---------------------------------------------------------------------------
+ps_info "the unit's ExecStart under a stand-in for systemd (Type=notify)"
+NOTES=$PS_LOG_DIR/notify.log
+: >"$NOTES"
+ps_bg notify python3 "$(dirname "$0")/../dummy/notify-listener.py" \
+    "$RUN/notify.sock" "$NOTES"
+NOTIFY_PID=$PS_BG_PID
+ps_wait_until 5 grep -q LISTENING "$NOTES" || ps_fail "no notify socket"
+read -r -a cmd <<<"$(sed -n 's/^ExecStart=//p' "$UNIT" |
+    sed "s|/[^ ]*/pmdswitch\.json|$CONFIG|; s|/run/pmdswitch|$RUN|g;
+         s|/var/log/pmdswitch|$PS_LOG_DIR|g")"
+# The unit names the program where it is installed, not under DESTDIR.
+cmd[0]=$DAEMON
+NOTIFY_SOCKET=$RUN/notify.sock WATCHDOG_USEC=2000000 "${cmd[@]}" \
+    >"$PS_LOG_DIR/unit.out" 2>&1 &
+DPID=$!
+ps_record_pid "$DPID"
+ps_wait_until 10 grep -q '^READY=1$' "$NOTES" ||
+    ps_fail "no READY=1 from the daemon run as the unit runs it"
+appctl version >/dev/null || ps_fail "READY=1 came before appctl answers"
+ps_wait_until 5 grep -q '^WATCHDOG=1$' "$NOTES" ||
+    ps_fail "no watchdog ping"
+kill -TERM "$DPID"
+wait_gone "$DPID" 2
+grep -q '^STOPPING=1$' "$NOTES" || ps_fail "no STOPPING=1 on SIGTERM"
+ps_kill_bg "$NOTIFY_PID"
+ps_info "ok: READY=1, WATCHDOG=1, STOPPING=1"
 
 # ---------------------------------------------------------------------------
 ps_info "bash completion"
