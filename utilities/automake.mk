@@ -9,11 +9,56 @@ utilities_pmdswitch_parse_pcap_SOURCES = utilities/pmdswitch-parse-pcap.c
 utilities_pmdswitch_parse_pcap_LDADD = $(PMD_LIBS)
 
 dist_man_MANS += utilities/pmdswitch-appctl.8
+dist_man_MANS += utilities/pmdswitch-parse-pcap.1
 
-# The example config; the real one, /etc/pmdswitch/pmdswitch.json, is the
-# administrator's and is never installed over.
+# The example config, and a starting config with no bridges, so that the
+# unit runs straight after "make install": the starting config becomes
+# $(sysconfdir)/pmdswitch/pmdswitch.json only when there is none, since
+# that file is the administrator's (and the daemon's, which writes runtime
+# changes back to it) and is never installed over.  "make uninstall"
+# removes it only while it is still the starting config.
 pmdswitchconfdir = $(sysconfdir)/pmdswitch
 dist_pmdswitchconf_DATA = utilities/pmdswitch.json.example
+EXTRA_DIST += utilities/pmdswitch.json.initial
+install-data-local: install-initial-config install-logrotate
+uninstall-local: uninstall-initial-config uninstall-logrotate
+install-initial-config:
+	@conf=$(DESTDIR)$(pmdswitchconfdir)/pmdswitch.json; \
+	if test -e "$$conf" || test -h "$$conf"; then \
+	    echo "keeping the existing $$conf"; \
+	else \
+	    $(MKDIR_P) $(DESTDIR)$(pmdswitchconfdir) && \
+	    echo " $(INSTALL_DATA) utilities/pmdswitch.json.initial $$conf" && \
+	    $(INSTALL_DATA) $(srcdir)/utilities/pmdswitch.json.initial "$$conf"; \
+	fi
+uninstall-initial-config:
+	@conf=$(DESTDIR)$(pmdswitchconfdir)/pmdswitch.json; \
+	if cmp -s $(srcdir)/utilities/pmdswitch.json.initial "$$conf"; then \
+	    echo " rm -f $$conf"; rm -f "$$conf"; \
+	elif test -e "$$conf"; then \
+	    echo "keeping $$conf: it is no longer the starting config"; \
+	fi
+.PHONY: install-initial-config uninstall-initial-config
+
+# Log rotation for the unit's log file, with the install directories
+# filled in, installed as $(sysconfdir)/logrotate.d/pmdswitch.
+EXTRA_DIST += utilities/pmdswitch.logrotate.in
+CLEANFILES += utilities/pmdswitch.logrotate
+noinst_DATA = utilities/pmdswitch.logrotate
+utilities/pmdswitch.logrotate: utilities/pmdswitch.logrotate.in Makefile
+	$(AM_V_GEN)$(MKDIR_P) utilities && \
+	sed -e 's|@bindir[@]|$(bindir)|g' \
+	    -e 's|@sysconfdir[@]|$(sysconfdir)|g' \
+	    $(srcdir)/utilities/pmdswitch.logrotate.in >$@.tmp && \
+	mv $@.tmp $@
+logrotatedir = $(sysconfdir)/logrotate.d
+install-logrotate: utilities/pmdswitch.logrotate
+	$(MKDIR_P) $(DESTDIR)$(logrotatedir)
+	$(INSTALL_DATA) utilities/pmdswitch.logrotate \
+	    $(DESTDIR)$(logrotatedir)/pmdswitch
+uninstall-logrotate:
+	rm -f $(DESTDIR)$(logrotatedir)/pmdswitch
+.PHONY: install-logrotate uninstall-logrotate
 
 # The systemd unit, with the install directories filled in.
 EXTRA_DIST += utilities/pmdswitch.service.in
