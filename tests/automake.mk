@@ -35,6 +35,7 @@ UNIT_TESTS = \
 	tests/test-pipeline \
 	tests/test-pmd \
 	tests/test-pmd-perf \
+	tests/test-port-check \
 	tests/test-smc \
 	tests/test-unixctl \
 	tests/test-upcall \
@@ -172,6 +173,8 @@ tests_test_pmd_SOURCES = tests/test-pmd.c tests/dp-test.h
 tests_test_pmd_LDADD = $(PMD_LIBS)
 tests_test_pmd_perf_SOURCES = tests/test-pmd-perf.c
 tests_test_pmd_perf_LDADD = $(PMD_LIBS)
+tests_test_port_check_SOURCES = tests/test-port-check.c
+tests_test_port_check_LDADD = $(PMD_LIBS)
 tests_test_smc_SOURCES = tests/test-smc.c
 tests_test_smc_LDADD = $(PMD_LIBS)
 tests_test_unixctl_SOURCES = tests/test-unixctl.c tests/unixctl-test.c \

@@ -12,6 +12,8 @@ lib_libpmdswitch_a_SOURCES += \
 	lib/control/netdev-dummy-appctl.c \
 	lib/control/ofproto-appctl.c \
 	lib/control/ofproto-trace.c \
+	lib/control/port-check.c \
+	lib/control/port-check.h \
 	lib/control/service.c \
 	lib/control/service.h \
 	lib/control/time-appctl.c \

@@ -35,6 +35,7 @@
 #include "dp/pmd.h"
 #include "dp/pmd-perf.h"
 #include "classifier/smc.h"
+#include "control/port-check.h"
 #include "control/unixctl.h"
 #include "ofproto/ofproto.h"
 #include "base/util.h"
@@ -934,4 +935,5 @@ appctl_register_commands(struct dp *dp)
     ofproto_register_commands(dp);
     bond_register_commands(dp);
     ofproto_trace_register_commands(dp);
+    port_check_register_commands(dp);
 }

@@ -8,6 +8,8 @@ lib_libpmdswitch_a_SOURCES += \
 	lib/netdev/netdev-mmsg-rx.c \
 	lib/netdev/netdev-mmsg-rx.h \
 	lib/netdev/netdev-mmsg.c \
+	lib/netdev/netdev-offload-info.c \
+	lib/netdev/netdev-offload-info.h \
 	lib/netdev/netdev-provider.h \
 	lib/netdev/netdev-tap.c \
 	lib/netdev/netdev-tpacket-policy.c \

@@ -110,6 +110,13 @@ error:
 }
 
 void
+netdev_linux_get_offloads(const struct netdev *netdev OVS_UNUSED,
+                          struct netdev_offloads *offloads)
+{
+    offloads->vnet_hdr = true;
+}
+
+void
 netdev_linux_accumulate_packet_stats(int fd, uint64_t *arrived,
                                      uint64_t *drops)
 {

@@ -389,5 +389,6 @@ const struct netdev_class netdev_mmsg_class = {
     .take_over = netdev_mmsg_take_over,
     .retire = netdev_mmsg_retire,
     .drained = netdev_mmsg_drained,
+    .get_offloads = netdev_linux_get_offloads,
     .get_status = netdev_mmsg_get_status,
 };

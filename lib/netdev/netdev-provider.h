@@ -164,6 +164,12 @@ struct netdev_class {
     void (*retire)(struct netdev *);
     bool (*drained)(const struct netdev *);
 
+    /* Optional (NULL: no offload metadata, all of it false); control
+     * thread.  Fills '*offloads' with what construct agreed with the
+     * kernel (see struct netdev_offloads). */
+    void (*get_offloads)(const struct netdev *,
+                         struct netdev_offloads *offloads);
+
     /* Optional (NULL: the type name); control thread.  Appends a one-line
      * description of the port's mode and state to 'buf' of 'size' bytes. */
     void (*get_status)(const struct netdev *, char *buf, size_t size);
@@ -220,6 +226,11 @@ int netdev_linux_packet_socket(int ifindex, bool rx);
  * sockets stay bound to the old one), ENETDOWN if it is down.  'fd' is any
  * socket in the interface's namespace.  Control thread. */
 int netdev_linux_link_health(int fd, int ifindex, const char *name);
+
+/* get_offloads of the packet-socket providers: every socket they open has
+ * PACKET_VNET_HDR (netdev_linux_packet_socket()). */
+void netdev_linux_get_offloads(const struct netdev *,
+                               struct netdev_offloads *);
 
 /* Looks up 'name' and returns its ifindex, or a negative errno. */
 int netdev_linux_ifindex(const char *name);

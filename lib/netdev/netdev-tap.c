@@ -734,6 +734,15 @@ netdev_tap_get_status(const struct netdev *netdev, char *buf, size_t size)
              last_error ? strerror(last_error) : "none");
 }
 
+static void
+netdev_tap_get_offloads(const struct netdev *netdev,
+                        struct netdev_offloads *offloads)
+{
+    offloads->vnet_hdr = true;
+    offloads->tun = true;
+    offloads->tun_offloads = netdev_tap_cast(netdev)->offloads;
+}
+
 /* Every entry of 'txqs' already names a queue's descriptor. */
 static int
 netdev_tap_set_n_txq(struct netdev *netdev OVS_UNUSED, int n_txq OVS_UNUSED,
@@ -760,5 +769,6 @@ const struct netdev_class netdev_tap_class = {
     .get_stats = netdev_tap_get_stats,
     .health = netdev_tap_health,
     .run = netdev_tap_run,
+    .get_offloads = netdev_tap_get_offloads,
     .get_status = netdev_tap_get_status,
 };

@@ -837,6 +837,7 @@ const struct netdev_class netdev_tpacket_class = {
     .take_over = netdev_tpacket_take_over,
     .retire = netdev_tpacket_retire,
     .drained = netdev_tpacket_drained,
+    .get_offloads = netdev_linux_get_offloads,
     .get_status = netdev_tpacket_get_status,
 };
 

@@ -480,6 +480,16 @@ netdev_run(void)
 }
 
 void
+netdev_get_offloads(const struct netdev *netdev,
+                    struct netdev_offloads *offloads)
+{
+    memset(offloads, 0, sizeof *offloads);
+    if (netdev->class->get_offloads) {
+        netdev->class->get_offloads(netdev, offloads);
+    }
+}
+
+void
 netdev_get_status(const struct netdev *netdev, char *buf, size_t size)
 {
     size_t len;

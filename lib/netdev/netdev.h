@@ -148,6 +148,24 @@ int netdev_health(const struct netdev *);
  * tpacket provider's receive-mode switch).  Called at least every ms. */
 void netdev_run(void);
 
+/* What a port's provider agreed with the kernel about offload metadata:
+ * the facts that decide whether checksum-partial and GSO frames can cross
+ * the port whole. */
+struct netdev_offloads {
+    bool vnet_hdr;              /* Every frame carries a struct
+                                 * virtio_net_hdr both ways (PACKET_VNET_HDR
+                                 * or IFF_VNET_HDR); false: frames carry no
+                                 * offload metadata (afxdp). */
+    bool tun;                   /* A tap: 'tun_offloads' says what it
+                                 * accepted. */
+    unsigned int tun_offloads;  /* TUN_F_* (linux/if_tun.h) the tap took
+                                 * with TUNSETOFFLOAD. */
+};
+
+/* Fills '*offloads' for 'netdev'.  Control thread. */
+void netdev_get_offloads(const struct netdev *,
+                         struct netdev_offloads *offloads);
+
 /* Appends a human-readable description of provider state (receive mode,
  * ring geometry) to 'buf' of 'size' bytes. */
 void netdev_get_status(const struct netdev *, char *buf, size_t size);
