@@ -32,6 +32,7 @@ UNIT_TESTS = \
 	tests/test-ofproto \
 	tests/test-ofproto-rules \
 	tests/test-pcap-file \
+	tests/test-pcapng-writer \
 	tests/test-pipeline \
 	tests/test-pmd \
 	tests/test-pmd-perf \
@@ -163,6 +164,8 @@ tests_test_ofproto_SOURCES = tests/test-ofproto.c tests/ofproto-test.h
 tests_test_ofproto_LDADD = $(PMD_LIBS)
 tests_test_ofproto_rules_SOURCES = tests/test-ofproto-rules.c
 tests_test_ofproto_rules_LDADD = $(PMD_LIBS)
+tests_test_pcapng_writer_SOURCES = tests/test-pcapng-writer.c
+tests_test_pcapng_writer_LDADD = $(PMD_LIBS)
 tests_test_pcap_file_SOURCES = tests/test-pcap-file.c
 tests_test_pcap_file_LDADD = $(PMD_LIBS)
 tests_test_dp_SOURCES = tests/test-dp.c

@@ -51,6 +51,14 @@ void dp_register_commands(struct dp *);
 /* Registers rule/add, rule/del and rule/dump (ofproto-appctl.c). */
 void ofproto_register_commands(struct dp *);
 
+/* Registers dpctl/capture PORT FILE [COUNT], dpctl/capture-drops FILE
+ * [COUNT], dpctl/capture-stop [PORT|drops] and dpctl/capture-show
+ * (capture-appctl.c): packet capture into pcapng files, see
+ * dp/dp-capture.h.  In JSON a session is {"kind", "file", "frames",
+ * "max_frames", "port"}; capture-show and capture-stop answer
+ * {"captures": [...], "lost"}. */
+void capture_register_commands(struct dp *);
+
 /* Registers bond/show, bond/set-active-member, bond/enable-member and
  * bond/disable-member (bond-appctl.c). */
 void bond_register_commands(struct dp *);

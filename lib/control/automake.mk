@@ -3,6 +3,7 @@ lib_libpmdswitch_a_SOURCES += \
 	lib/control/appctl.h \
 	lib/control/bond-appctl.c \
 	lib/control/bridge-appctl.c \
+	lib/control/capture-appctl.c \
 	lib/control/config-apply.c \
 	lib/control/config-apply.h \
 	lib/control/coverage-appctl.c \

@@ -936,4 +936,5 @@ appctl_register_commands(struct dp *dp)
     bond_register_commands(dp);
     ofproto_trace_register_commands(dp);
     port_check_register_commands(dp);
+    capture_register_commands(dp);
 }

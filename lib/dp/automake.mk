@@ -7,6 +7,8 @@ lib_libpmdswitch_a_SOURCES += \
 	lib/dp/dp-port.c \
 	lib/dp/dp-private.h \
 	lib/dp/dp.c \
+	lib/dp/dp-capture.c \
+	lib/dp/dp-capture.h \
 	lib/dp/dp.h \
 	lib/dp/pipeline.c \
 	lib/dp/pipeline.h \

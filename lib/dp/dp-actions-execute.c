@@ -16,6 +16,8 @@
 #include <string.h>
 
 #include "dp/pmd.h"
+#include "dp/dp.h"
+#include "dp/dp-capture.h"
 #include "dp/pmd-perf.h"
 #include "packet/crc32c.h"
 #include "base/util.h"
@@ -720,6 +722,8 @@ dp_actions_run__(struct dp_actions_run__ *run, struct dp_packet *p,
 
 drop:
     pmd_perf_add(&run->pmd->perf, PMD_STAT_DROP_ACTION_EXEC, 1);
+    pmd_capture_drop(run->pmd, p ? p : given, DP_DROP_ACTION_EXEC,
+                       DP_PORT_NONE);
     run->n_levels--;
     return given_queued;
 }

@@ -7,6 +7,7 @@
  */
 #include <autoconf.h>
 #include "dp/dp.h"
+#include "dp/dp-capture.h"
 #include "dp/dp-private.h"
 
 #include <errno.h>
@@ -1110,6 +1111,7 @@ dp_destroy(struct dp *dp)
     if (!dp) {
         return;
     }
+    dp_capture_stop_all(dp);
     dp_stop_pmds(dp);
     /* The PMDs are gone; flows they freed with call_rcu go now, before the
      * ports and the slow path they point at. */
@@ -1177,6 +1179,7 @@ dp_run(struct dp *dp)
         dp->next_interval_ms = now + PMD_RXQ_INTERVAL_MS;
         dp_sample_usage(dp);
     }
+    dp_capture_run(dp);
 }
 
 void

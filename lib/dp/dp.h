@@ -140,6 +140,9 @@ struct dp_settings {
 
 struct dp {
     struct dp_port *ports[DP_MAX_PORTS]; /* RCU-published; NULL if free. */
+    struct dp_capture *capture;         /* RCU-published by dp-capture.c;
+                                         * NULL while nothing is
+                                         * captured. */
     struct ofproto *bridges[DP_MAX_BRIDGES]; /* RCU-published, by
                                               * ofproto_index(); NULL if
                                               * free. */
@@ -160,6 +163,8 @@ struct dp {
     struct config_other other;          /* In force. */
     dp_other_hook_func *other_hook;     /* See dp_set_other_hook(). */
     void *other_hook_aux;
+    struct dp_capture_ctl *capture_ctl; /* dp-capture.c's; NULL until a
+                                         * capture starts. */
     struct pmd **pmds;                  /* Sorted by core. */
     int n_pmds;
     int n_cpus;                         /* Online CPUs. */

@@ -16,6 +16,7 @@
 #include <errno.h>
 
 #include "dp/dp.h"
+#include "dp/dp-capture.h"
 #include "packet/dp-batch.h"
 #include "classifier/dpcls.h"
 #include "classifier/emc.h"
@@ -41,6 +42,7 @@ struct pipeline_ctx {
     struct pmd *pmd;
     struct dp_batch *batch;
     uint16_t in_port;
+    const struct dp_capture *capture; /* NULL unless capturing. */
     struct netdev_flow_key keys[DP_BATCH_SIZE];
     struct dp_flow *flows[DP_BATCH_SIZE];
     uint8_t misses[DP_BATCH_SIZE];   /* Indexes without a flow yet. */
@@ -342,12 +344,21 @@ execute_actions(struct pipeline_ctx *ctx)
         struct dp_flow *flow = ctx->flows[i];
 
         if (!flow) {
-            continue;           /* Counted as a failed upcall. */
+            /* Counted as a failed upcall. */
+            if (UNLIKELY(ctx->capture)) {
+                dp_capture_drop(ctx->capture, pmd, p, DP_DROP_UPCALL_FAILED,
+                                DP_PORT_NONE);
+            }
+            continue;
         }
         dp_flow_account(flow, 1, p->size, key_tcp_flags(&ctx->keys[i]),
                         pmd->now_ms);
         if (!flow->n_actions) {
             n_dropped++;
+            if (UNLIKELY(ctx->capture)) {
+                dp_capture_drop(ctx->capture, pmd, p, DP_DROP_FLOW_ACTION,
+                                DP_PORT_NONE);
+            }
         }
         if (LIKELY(flow->outputs_only)) {
             for (uint32_t a = 0; a < flow->n_actions; a++) {
@@ -390,7 +401,11 @@ pipeline_process(struct pmd *pmd, struct dp_batch *batch, uint16_t in_port)
     ctx.batch = batch;
     ctx.in_port = in_port;
     ctx.n_transient = 0;
+    ctx.capture = rcu_read(pmd->dp->capture);
     pmd_perf_add(&pmd->perf, PMD_STAT_RECV, batch->count);
+    if (UNLIKELY(ctx.capture)) {
+        dp_capture_batch(ctx.capture, pmd, batch, in_port, false);
+    }
 
     extract_batch(&ctx);
     emc_stage(&ctx);

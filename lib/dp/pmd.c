@@ -19,6 +19,7 @@
 
 #include "ofproto/bond.h"
 #include "dp/dp.h"
+#include "dp/dp-capture.h"
 #include "classifier/dpcls.h"
 #include "packet/miniflow.h"
 #include "netdev/netdev.h"
@@ -149,6 +150,18 @@ pmd_get_dpcls(struct pmd *pmd, uint16_t in_port)
     return pmd->cls[in_port];
 }
 
+/* Copies the frames of 'batch', dropped for 'reason' on their way to
+ * 'port_no', if 'cap' captures drops. */
+static void
+pmd_capture_drops__(const struct dp_capture *cap, const struct pmd *pmd,
+                    const struct dp_batch *batch, enum dp_drop_reason reason,
+                    uint16_t port_no)
+{
+    for (uint32_t i = 0; cap && i < batch->count; i++) {
+        dp_capture_drop(cap, pmd, batch->packets[i], reason, port_no);
+    }
+}
+
 /* Sends 'batch' on 'port_no' and empties it.  A port removed since the
  * flow was made, or whose interface is missing, gets nothing; its frames
  * are counted as dropped.  So does a port whose link is down (the kernel
@@ -157,6 +170,7 @@ static void
 pmd_send__(struct pmd *pmd, uint16_t port_no, struct dp_batch *batch)
 {
     struct dp_port *port = rcu_read(pmd->dp->ports[port_no]);
+    const struct dp_capture *cap = rcu_read(pmd->dp->capture);
 
     if (UNLIKELY(port && port->netdev
                  && __atomic_load_n(&port->tx_down, __ATOMIC_RELAXED))) {
@@ -165,12 +179,17 @@ pmd_send__(struct pmd *pmd, uint16_t port_no, struct dp_batch *batch)
         __atomic_store_n(&pmd->tx_down[port_no],
                          pmd->tx_down[port_no] + batch->count,
                          __ATOMIC_RELAXED);
+        pmd_capture_drops__(cap, pmd, batch, DP_DROP_PORT_DOWN, port_no);
     } else if (LIKELY(port && port->netdev)) {
         pmd_perf_add(&pmd->perf, PMD_STAT_SENT_PACKETS, batch->count);
         pmd_perf_add(&pmd->perf, PMD_STAT_SENT_BATCHES, 1);
+        if (UNLIKELY(cap)) {
+            dp_capture_batch(cap, pmd, batch, port_no, true);
+        }
         netdev_send(port->netdev, pmd->bond_slot, batch);
     } else {
         pmd_perf_add(&pmd->perf, PMD_STAT_DROP_PORT_GONE, batch->count);
+        pmd_capture_drops__(cap, pmd, batch, DP_DROP_PORT_GONE, port_no);
     }
     dp_batch_init(batch);
 }
@@ -202,6 +221,17 @@ pmd_flush_tx(struct pmd *pmd)
 }
 
 void
+pmd_capture_drop(const struct pmd *pmd, const struct dp_packet *p,
+                   enum dp_drop_reason reason, uint16_t out_port)
+{
+    const struct dp_capture *cap = rcu_read(pmd->dp->capture);
+
+    if (UNLIKELY(cap)) {
+        dp_capture_drop(cap, pmd, p, reason, out_port);
+    }
+}
+
+void
 pmd_output_bond(struct pmd *pmd, uint16_t port_no, uint32_t hash,
                 struct dp_packet *packet)
 {
@@ -211,6 +241,7 @@ pmd_output_bond(struct pmd *pmd, uint16_t port_no, uint32_t hash,
 
     if (UNLIKELY(!port || !port->bond)) {
         pmd_perf_add(&pmd->perf, PMD_STAT_DROP_BOND_OUTPUT, 1);
+        pmd_capture_drop(pmd, packet, DP_DROP_BOND_OUTPUT, port_no);
         return;
     }
     /* The receive path set the RSS hash of every packet (see hash.h); an
@@ -222,6 +253,7 @@ pmd_output_bond(struct pmd *pmd, uint16_t port_no, uint32_t hash,
     member = bond_map_port(map, hash);
     if (UNLIKELY(member == BOND_PORT_NONE)) {
         pmd_perf_add(&pmd->perf, PMD_STAT_DROP_BOND_OUTPUT, 1);
+        pmd_capture_drop(pmd, packet, DP_DROP_BOND_OUTPUT, port_no);
         return;
     }
     bond_map_account(map, pmd->bond_slot, hash, packet->size);

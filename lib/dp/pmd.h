@@ -181,6 +181,12 @@ void pmd_destroy(struct pmd *);        /* Accepts NULL.  Stopped first. */
 struct pmd_poll_list *pmd_set_poll_list(struct pmd *,
                                         struct pmd_rxq *const *rxqs, int n);
 
+/* Copies 'p', dropped for 'reason' (on its way to 'out_port', or
+ * DP_PORT_NONE), if drops are being captured (dp-capture.h).  PMD. */
+enum dp_drop_reason;
+void pmd_capture_drop(const struct pmd *, const struct dp_packet *p,
+                        enum dp_drop_reason reason, uint16_t out_port);
+
 /* Returns how long, in ms up to 'now_ms', 'pmd''s loop has not gone round
  * as far as calls of this function have seen: 0 if it went round since
  * the last call.  A running PMD goes round every few microseconds, asleep

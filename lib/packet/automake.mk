@@ -19,4 +19,6 @@ lib_libpmdswitch_a_SOURCES += \
 	lib/packet/miniflow.h \
 	lib/packet/packets.h \
 	lib/packet/pcap-file.c \
-	lib/packet/pcap-file.h
+	lib/packet/pcap-file.h \
+	lib/packet/pcapng-writer.c \
+	lib/packet/pcapng-writer.h

@@ -308,7 +308,8 @@ words=$(PATH=$(dirname "$APPCTL"):$PATH bash -c '
     printf "%s\n" "${COMPREPLY[@]}"' _ "$COMPLETION" "$CTL" |
     sort | tr '\n' ' ')
 ps_assert_eq "completions of dpctl/" \
-    "dpctl/del-flows dpctl/dump-flows dpctl/show " "$words"
+    "dpctl/capture dpctl/capture-drops dpctl/capture-show \
+dpctl/capture-stop dpctl/del-flows dpctl/dump-flows dpctl/show " "$words"
 words=$(bash -c '. "$1"; COMP_WORDS=(pmdswitch-appctl --ti); COMP_CWORD=1
     _pmdswitch_appctl; printf "%s\n" "${COMPREPLY[@]}"' _ "$COMPLETION")
 ps_assert_eq "completion of --ti" "--timeout" "$words"
