@@ -35,6 +35,7 @@ UNIT_TESTS = \
 	tests/test-pcapng-writer \
 	tests/test-pipeline \
 	tests/test-pmd \
+	tests/test-mirror \
 	tests/test-pmd-perf \
 	tests/test-port-check \
 	tests/test-smc \
@@ -73,6 +74,7 @@ DUMMY_TESTS = \
 	tests/dummy/test-forward-bpdu.sh \
 	tests/dummy/test-instances.sh \
 	tests/dummy/test-mac-flood.sh \
+	tests/dummy/test-mirror.sh \
 	tests/dummy/test-malformed-rules.sh \
 	tests/dummy/test-normal.sh \
 	tests/dummy/test-reconfig.sh \
@@ -188,6 +190,8 @@ tests_test_upcall_LDADD = $(PMD_LIBS)
 tests_test_vlog_SOURCES = tests/test-vlog.c tests/unixctl-test.c \
 	tests/unixctl-test.h
 tests_test_vlog_LDADD = $(PMD_LIBS)
+tests_test_mirror_SOURCES = tests/test-mirror.c tests/ofproto-test.h
+tests_test_mirror_LDADD = $(PMD_LIBS)
 tests_test_xlate_SOURCES = tests/test-xlate.c tests/ofproto-test.h
 tests_test_xlate_LDADD = $(PMD_LIBS)
 

@@ -314,7 +314,40 @@ static const struct error_case error_cases[] = {
     { "unknown bridge key", "{\"bridges\": [\n  {\"name\": \"br0\", "
       "\"port\": []}\n]}",
       "config.json:2:19: unknown key \"port\" in bridge \"br0\" (known keys: "
-      "name, ports, rules, other_config)" },
+      "name, ports, rules, other_config, mirrors)" },
+    { "mirror: unknown port", "{\"bridges\": [{\"name\": \"br0\", "
+      "\"ports\": [{\"name\": \"p1\"}],\n  \"mirrors\": [{\"name\": "
+      "\"m0\", \"select_src_port\": [\"p9\"], \"output_port\": \"p1\"}]}]}",
+      "config.json:2:50: mirror \"m0\": no port \"p9\" in bridge br0" },
+    { "mirror: output port selected", "{\"bridges\": [{\"name\": \"br0\", "
+      "\"ports\": [{\"name\": \"p1\"}, {\"name\": \"p2\"}],\n  "
+      "\"mirrors\": [{\"name\": \"m0\", \"select_dst_port\": [\"p2\"], "
+      "\"output_port\": \"p1\"},\n  {\"name\": \"m1\", "
+      "\"select_src_port\": [\"p1\"], \"output_port\": \"p2\"}]}]}",
+      "config.json:2:50: mirror \"m0\" selects port \"p2\", which is the "
+      "output port of mirror \"m1\"" },
+    { "mirror: duplicate name", "{\"bridges\": [{\"name\": \"br0\", "
+      "\"ports\": [{\"name\": \"p1\"}],\n  \"mirrors\": [{\"name\": "
+      "\"m0\", \"output_port\": \"p1\"},\n  {\"name\": \"m0\", "
+      "\"output_port\": \"p1\"}]}]}",
+      "config.json:3:12: duplicate mirror name \"m0\" in bridge \"br0\" "
+      "(first defined at 2:15)" },
+    { "mirror: unknown key", "{\"bridges\": [{\"name\": \"br0\", "
+      "\"ports\": [{\"name\": \"p1\"}],\n  \"mirrors\": [{\"name\": "
+      "\"m0\", \"output\": \"p1\"}]}]}",
+      "config.json:2:30: unknown key \"output\" in mirror \"m0\" of bridge "
+      "\"br0\" (known keys: name, select_all, select_src_port, "
+      "select_dst_port, select_vlan, output_port)" },
+    { "mirror: missing output", "{\"bridges\": [{\"name\": \"br0\", "
+      "\"ports\": [{\"name\": \"p1\"}],\n  \"mirrors\": [{\"name\": "
+      "\"m0\"}]}]}",
+      "config.json:2:15: mirror \"m0\" of bridge \"br0\" is missing "
+      "required key \"output_port\"" },
+    { "mirror: VLAN out of range", "{\"bridges\": [{\"name\": \"br0\", "
+      "\"ports\": [{\"name\": \"p1\"}],\n  \"mirrors\": [{\"name\": "
+      "\"m0\", \"select_vlan\": [4096], \"output_port\": \"p1\"}]}]}",
+      "config.json:2:46: each entry of \"select_vlan\" must be an integer "
+      "from 0 to 4095, got 4096" },
     { "unknown bridge other_config key", "{\"bridges\": [{\"name\": \"br0\", "
       "\"other_config\": {\"forward_bpdu\": true}}]}",
       "config.json:1:47: unknown key \"forward_bpdu\" in the other_config of "

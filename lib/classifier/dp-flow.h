@@ -28,9 +28,15 @@
 struct rule_stats {
     uint64_t n_packets;
     uint64_t n_bytes;
+    /* NULL, or a NULL-terminated array of further counters credited with
+     * the same counts, unchanged while a flow points here: a mirrored
+     * flow's set (ofproto/mirror.h), the rule that decided and the
+     * mirrors that copied its packets. */
+    struct rule_stats *const *also;
 };
 
-/* Adds the counts of a deleted flow to 'stats'.  Any thread. */
+/* Adds the counts of a deleted flow to 'stats' and to those it fans out
+ * to.  Any thread. */
 static inline void
 rule_stats_credit(struct rule_stats *stats, uint64_t n_packets,
                   uint64_t n_bytes)
@@ -38,6 +44,27 @@ rule_stats_credit(struct rule_stats *stats, uint64_t n_packets,
     /* Pairs with the relaxed loads of rule/dump: counters only. */
     __atomic_add_fetch(&stats->n_packets, n_packets, __ATOMIC_RELAXED);
     __atomic_add_fetch(&stats->n_bytes, n_bytes, __ATOMIC_RELAXED);
+    for (struct rule_stats *const *p = stats->also; p && *p; p++) {
+        __atomic_add_fetch(&(*p)->n_packets, n_packets, __ATOMIC_RELAXED);
+        __atomic_add_fetch(&(*p)->n_bytes, n_bytes, __ATOMIC_RELAXED);
+    }
+}
+
+/* True if a flow whose counters are 'stats' credits 'target'. */
+static inline bool
+rule_stats_covers(const struct rule_stats *stats,
+                  const struct rule_stats *target)
+{
+    if (stats == target) {
+        return true;
+    }
+    for (struct rule_stats *const *p = stats ? stats->also : NULL;
+         p && *p; p++) {
+        if (*p == target) {
+            return true;
+        }
+    }
+    return false;
 }
 
 /* The most facts a flow's decision depends on (xlate.h XLATE_MAX_DEPS).

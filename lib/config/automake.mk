@@ -5,6 +5,8 @@ lib_libpmdswitch_a_SOURCES += \
 	lib/config/config-diff.c \
 	lib/config/config-edit.c \
 	lib/config/config-edit.h \
+	lib/config/config-mirror.c \
+	lib/config/config-mirror.h \
 	lib/config/config-diff.h \
 	lib/config/config-other.c \
 	lib/config/config-schema.c \

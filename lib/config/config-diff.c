@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "base/util.h"
+#include "config/config-mirror.h"
 
 /* Returns true if 'a' and 'b' are equal strings or both NULL. */
 static bool
@@ -253,6 +254,13 @@ config_diff_compute(const struct pmd_config *old,
                 (diff->n_rules_changed + 1) * sizeof *diff->rules_changed);
             diff->rules_changed[diff->n_rules_changed++] = b;
         }
+        if (o ? !config_mirrors_equal(o, br) : br->n_mirrors > 0) {
+            diff->mirrors_changed = xrealloc(
+                diff->mirrors_changed,
+                (diff->n_mirrors_changed + 1)
+                * sizeof *diff->mirrors_changed);
+            diff->mirrors_changed[diff->n_mirrors_changed++] = b;
+        }
         if (o ? o->forward_bpdu != br->forward_bpdu : br->forward_bpdu) {
             diff->settings_changed = xrealloc(
                 diff->settings_changed,
@@ -279,6 +287,7 @@ config_diff_uninit(struct config_diff *diff)
     free(diff->added_ports);
     free(diff->rules_changed);
     free(diff->settings_changed);
+    free(diff->mirrors_changed);
     memset(diff, 0, sizeof *diff);
 }
 
@@ -288,7 +297,7 @@ config_diff_is_empty(const struct config_diff *diff)
     return (!diff->n_removed_bridges && !diff->n_added_bridges
             && !diff->n_removed_ports && !diff->n_added_ports
             && !diff->n_other_changed && !diff->n_rules_changed
-            && !diff->n_settings_changed);
+            && !diff->n_settings_changed && !diff->n_mirrors_changed);
 }
 
 /* Appends to 'stream' the heading 'title' of a list of names, or, after
@@ -386,6 +395,12 @@ config_diff_format(const struct config_diff *diff,
     for (size_t i = 0; i < diff->n_settings_changed; i++) {
         format_name__(stream, "bridge other_config changed",
                       new->bridges[diff->settings_changed[i]].name, &n,
+                      &n_parts);
+    }
+    n = 0;
+    for (size_t i = 0; i < diff->n_mirrors_changed; i++) {
+        format_name__(stream, "mirrors changed",
+                      new->bridges[diff->mirrors_changed[i]].name, &n,
                       &n_parts);
     }
 

@@ -72,6 +72,12 @@ struct config_diff {
      * ascending. */
     size_t *settings_changed;
     size_t n_settings_changed;
+
+    /* Indexes into new->bridges of the bridges whose "mirrors" differ
+     * (config_mirrors_equal()), and of added bridges with mirrors;
+     * ascending. */
+    size_t *mirrors_changed;
+    size_t n_mirrors_changed;
 };
 
 /* Compares 'old' and 'new', both validated by config_parse_*(), and

@@ -21,6 +21,7 @@
 #include <string.h>
 #include "config/config.h"
 #include "config/config-check.h"
+#include "config/config-mirror.h"
 #include "config/json-pos.h"
 #include "base/util.h"
 
@@ -220,7 +221,7 @@ struct port_keys {
 
 static const char *const top_keys[] = { "bridges", "other_config" };
 static const char *const bridge_keys[] = {
-    "name", "ports", "rules", "other_config",
+    "name", "ports", "rules", "other_config", "mirrors",
 };
 static const char *const bridge_other_keys[] = { "forward-bpdu" };
 static const char *const port_keys[] = {
@@ -949,6 +950,10 @@ parse_bridge_member(struct cfg_ctx *ctx, const char *key,
         return parse_rules(ctx, value, vnode, label, bridge);
     } else if (!strcmp(key, "other_config")) {
         return parse_bridge_other(ctx, value, vnode, label, bridge);
+    } else if (!strcmp(key, "mirrors")) {
+        char *msg = config_mirrors_parse(value, vnode, label, bridge, &first);
+
+        return msg ? fail(ctx, first, msg) : true;
     }
     return fail_unknown_key(ctx, key_pos, key, label, bridge_keys,
                             ARRAY_SIZE(bridge_keys));
@@ -990,6 +995,12 @@ parse_bridge(struct cfg_ctx *ctx, const json_t *v,
     if (ok && !bridge->name) {
         ok = failf(ctx, json_pos_of(node), "%s is missing required key "
                    "\"name\"", label);
+    }
+    if (ok && bridge->n_mirrors) {
+        struct json_pos pos;
+        char *msg = config_mirrors_check(bridge, &pos);
+
+        ok = msg ? fail(ctx, pos, msg) : true;
     }
     free(label);
     return ok;

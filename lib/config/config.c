@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "config/config-mirror.h"
 #include "config/config-schema.h"
 #include "config/json-pos.h"
 #include "base/util.h"
@@ -226,6 +227,7 @@ config_bridge_uninit(struct config_bridge *bridge)
         free(bridge->rules[i].actions);
     }
     free(bridge->rules);
+    config_mirrors_uninit(bridge);
 }
 
 void

@@ -76,6 +76,8 @@
 #include "base/compiler.h"
 #include "config/config-other.h"
 
+struct config_mirror;
+
 enum config_port_type {
     CONFIG_PORT_SYSTEM,         /* An existing kernel interface. */
     CONFIG_PORT_TAP,            /* A tap device, opened or created. */
@@ -152,6 +154,8 @@ struct config_bridge {
     struct config_port *ports;
     size_t n_rules;
     struct config_rule *rules;
+    size_t n_mirrors;           /* "mirrors" (config-mirror.h). */
+    struct config_mirror *mirrors;
     bool forward_bpdu;          /* "other_config": {"forward-bpdu": ...}:
                                  * NORMAL forwards reserved multicast
                                  * (default false, as Open vSwitch). */

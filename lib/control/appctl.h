@@ -48,8 +48,12 @@ void coverage_register_commands(void);
  * dpif-netdev/, fdb/, other-config/ and memory/show (dp-appctl.c). */
 void dp_register_commands(struct dp *);
 
-/* Registers rule/add, rule/del and rule/dump (ofproto-appctl.c). */
+/* Registers rule/add, rule/del and rule/dump (ofproto-appctl.c), and
+ * through mirror_register_commands() mirror/show. */
 void ofproto_register_commands(struct dp *);
+
+/* Registers mirror/show (mirror-appctl.c). */
+void mirror_register_commands(struct dp *);
 
 /* Registers dpctl/capture PORT FILE [COUNT], dpctl/capture-drops FILE
  * [COUNT], dpctl/capture-stop [PORT|drops] and dpctl/capture-show

@@ -8,6 +8,7 @@ lib_libpmdswitch_a_SOURCES += \
 	lib/control/config-apply.h \
 	lib/control/coverage-appctl.c \
 	lib/control/dp-appctl.c \
+	lib/control/mirror-appctl.c \
 	lib/control/metrics.c \
 	lib/control/metrics.h \
 	lib/control/netdev-dummy-appctl.c \

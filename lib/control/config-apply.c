@@ -16,7 +16,9 @@
 #include "config/config.h"
 #include "config/config-check.h"
 #include "config/config-diff.h"
+#include "config/config-mirror.h"
 #include "dp/dp.h"
+#include "ofproto/mirror.h"
 #include "control/unixctl.h"
 #include "base/util.h"
 #include "base/vlog.h"
@@ -108,6 +110,66 @@ config_apply_removals(struct dp *dp, const struct pmd_config *old,
     }
 }
 
+/* Looks up the 'n' ports 'names' of 'bridge' into 'ports'; a port that
+ * is not there (checked before, so never) is left out.  Returns how many
+ * it found. */
+static size_t
+config_apply_mirror_ports(struct dp *dp, const struct ofproto *bridge,
+                          char **names, size_t n, uint16_t *ports)
+{
+    size_t n_found = 0;
+
+    for (size_t i = 0; i < n; i++) {
+        if (dp_bridge_port_lookup(dp, bridge, names[i], &ports[n_found])) {
+            n_found++;
+        }
+    }
+    return n_found;
+}
+
+/* Gives the bridge of 'br' the mirrors of 'br', by port numbers. */
+static void
+config_apply_mirrors(struct dp *dp, const struct config_bridge *br)
+{
+    struct ofproto *bridge = dp_bridge_lookup(dp, br->name);
+    struct mirror_settings *s = xcalloc(br->n_mirrors + 1, sizeof *s);
+    size_t n = 0;
+
+    for (size_t i = 0; bridge && i < br->n_mirrors; i++) {
+        const struct config_mirror *m = &br->mirrors[i];
+        uint16_t *srcs = xcalloc(m->n_srcs + 1, sizeof *srcs);
+        uint16_t *dsts = xcalloc(m->n_dsts + 1, sizeof *dsts);
+
+        s[n] = (struct mirror_settings) {
+            .name = m->name,
+            .select_all = m->select_all,
+            .srcs = srcs,
+            .n_srcs = config_apply_mirror_ports(dp, bridge, m->srcs,
+                                                m->n_srcs, srcs),
+            .dsts = dsts,
+            .n_dsts = config_apply_mirror_ports(dp, bridge, m->dsts,
+                                                m->n_dsts, dsts),
+            .vlans = m->vlans,
+            .n_vlans = m->n_vlans,
+        };
+        if (dp_bridge_port_lookup(dp, bridge, m->output_port,
+                                  &s[n].out_port)) {
+            n++;
+        } else {
+            free(srcs);
+            free(dsts);
+        }
+    }
+    if (bridge && ofproto_set_mirrors(bridge, s, n)) {
+        VLOG_ERR("bridge %s: mirrors not installed", br->name);
+    }
+    for (size_t i = 0; i < n; i++) {
+        free((uint16_t *) s[i].srcs);
+        free((uint16_t *) s[i].dsts);
+    }
+    free(s);
+}
+
 /* Adds to 'dp' the bridges and then the ports ('opened', in the order of
  * diff->added_ports) that 'diff' adds to 'new', and gives every bridge of
  * 'new' with rules its rule table again, since port numbers may have
@@ -136,6 +198,14 @@ config_apply_additions(struct dp *dp, const struct pmd_config *new,
         const struct config_bridge *br = &new->bridges[b];
         bool changed = false;
 
+        for (size_t i = 0; i < diff->n_mirrors_changed; i++) {
+            changed |= diff->mirrors_changed[i] == b;
+        }
+        if (br->n_mirrors || changed) {
+            /* Port numbers may have changed too. */
+            config_apply_mirrors(dp, br);
+        }
+        changed = false;
         for (size_t i = 0; i < diff->n_rules_changed; i++) {
             changed |= diff->rules_changed[i] == b;
         }
@@ -356,6 +426,13 @@ config_reload_init(struct config_reload *r, struct dp *dp, const char *path,
     r->dp = dp;
     r->path = abs ? abs : xstrdup(path);
     r->running = running;
+    /* dp_create() made the bridges, ports and rules of 'running'; the
+     * mirrors come with the rest of the running config. */
+    for (size_t b = 0; b < running->n_bridges; b++) {
+        if (running->bridges[b].n_mirrors) {
+            config_apply_mirrors(dp, &running->bridges[b]);
+        }
+    }
     r->document = NULL;
     r->text = NULL;
     error = config_file_read(r->path, &r->text, &size);

@@ -254,7 +254,8 @@ ofproto_cmd_live_counts(struct dp *dp, const struct rule_table *table,
             const struct pmd_flow_entry *e = &req->flows[f];
 
             for (size_t r = 0; e->rule_stats && r < table->n; r++) {
-                if (e->rule_stats == &table->rules[r]->stats) {
+                if (rule_stats_covers(e->rule_stats,
+                                      &table->rules[r]->stats)) {
                     packets[r] += e->n_packets;
                     bytes[r] += e->n_bytes;
                     break;
@@ -355,4 +356,5 @@ ofproto_register_commands(struct dp *dp)
     };
 
     unixctl_command_register_table(commands, ARRAY_SIZE(commands), dp);
+    mirror_register_commands(dp);
 }

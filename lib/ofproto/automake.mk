@@ -8,6 +8,8 @@ lib_libpmdswitch_a_SOURCES += \
 	lib/ofproto/mac-learning.h \
 	lib/ofproto/match-parse.c \
 	lib/ofproto/match-parse.h \
+	lib/ofproto/mirror.c \
+	lib/ofproto/mirror.h \
 	lib/ofproto/ofpact.c \
 	lib/ofproto/ofpact.h \
 	lib/ofproto/ofproto.c \

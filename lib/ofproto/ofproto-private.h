@@ -26,6 +26,7 @@
 #include "packet/packets.h"
 
 struct mac_learning;
+struct mirror_bridge;
 struct rule_table;
 
 struct ofproto_port {
@@ -87,6 +88,10 @@ struct ofproto {
      * by the control thread, which then increments 'rule_generation' like
      * a rule change; read relaxed by translations. */
     bool forward_bpdu;
+
+    /* Port mirrors (mirror.h): their own RCU snapshot; a change
+     * increments 'rule_generation'.  Never NULL. */
+    struct mirror_bridge *mirrors;
 };
 
 /* Increments the datapath's change counter, if any, after a generation

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "ofproto/mirror.h"
 #include "packet/flow-format.h"
 #include "base/util.h"
 
@@ -166,6 +167,9 @@ void
 ofproto_rule_destroy(struct ofproto_rule *rule)
 {
     if (rule) {
+        /* No flow credits the rule any more (see ofproto_set_rules()),
+         * so none uses the mirrors' counter sets that include it. */
+        mirror_credit_forget(&rule->stats);
         free(rule->ofpacts);
         free(rule);
     }

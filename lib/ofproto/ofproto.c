@@ -19,6 +19,7 @@
 #include <string.h>
 #include "ofproto/bond.h"
 #include "ofproto/mac-learning.h"
+#include "ofproto/mirror.h"
 #include "ofproto/ofproto-private.h"
 #include "ofproto/ofproto-rules.h"
 #include "base/rcu.h"
@@ -229,6 +230,7 @@ ofproto_create(const char *name, unsigned int mac_aging_sec)
     pthread_mutex_init(&ofproto->ports_mutex, NULL);
     ofproto->ports = ofproto_ports_alloc(0);
     ofproto->rules = rule_table_create(NULL, 0);
+    ofproto->mirrors = mirror_bridge_create();
     return ofproto;
 }
 
@@ -321,6 +323,7 @@ ofproto_destroy(struct ofproto *ofproto)
         ofproto_rule_destroy(ofproto->rules->rules[i]);
     }
     free(ofproto->rules);
+    mirror_bridge_destroy(ofproto->mirrors);
     free(ofproto->ports);
     pthread_mutex_destroy(&ofproto->ports_mutex);
     mac_learning_destroy(ofproto->ml);

@@ -27,6 +27,7 @@
 #include "base/coverage.h"
 #include "packet/flow-format.h"
 #include "ofproto/mac-learning.h"
+#include "ofproto/mirror.h"
 #include "ofproto/ofproto-private.h"
 #include "ofproto/ofproto-rules.h"
 #include "base/util.h"
@@ -54,6 +55,12 @@ COVERAGE_DEFINE(patch_drop_bridge_visited);
 COVERAGE_DEFINE(patch_drop_too_deep);
 /* Translations that failed for want of room (see XLATE_MAX_ACTIONS). */
 COVERAGE_DEFINE(xlate_too_many_actions);
+/* Frames received on a mirror's output port, which the bridge drops. */
+COVERAGE_DEFINE(mirror_drop_output_port_input);
+
+/* The most mirrors one translation credits (several bridges' through
+ * patch ports); more copy the packet but count nothing. */
+#define XLATE_MAX_MIRRORS 64
 
 /* State of one translation. */
 struct xlate_ctx {
@@ -81,6 +88,17 @@ struct xlate_ctx {
                                  * into one of them again. */
     int depth;                  /* Patch crossings around this point. */
     bool flooding;              /* Outputs are part of a flood. */
+
+    /* Mirrors (mirror.h): the current bridge's configuration (NULL if
+     * none), the mirrors of this bridge the packet was copied for (or
+     * whose output had a copy already), every mirror that copied it (the
+     * flow credits them), and where the actions that put the VLAN tag
+     * back after the last copy at the top level begin and end. */
+    const struct mirror_config *mirror_cfg;
+    mirror_mask_t mirrored;
+    size_t n_mirrors_used;
+    struct mirror *mirrors_used[XLATE_MAX_MIRRORS];
+    uint32_t unmirror_start, unmirror_end;
 };
 
 /* Translation: reading the flow.  Each helper returns a field and marks
@@ -400,6 +418,9 @@ xlate_flood_end(struct xlate_ctx *ctx)
     ctx->flooding = false;
 }
 
+static void xlate_mirror(struct xlate_ctx *, const struct ofproto_port *,
+                         mirror_mask_t);
+
 static void
 xlate_port_output(struct xlate_ctx *ctx, const struct ofproto_port *port,
                   int vlan)
@@ -422,6 +443,122 @@ xlate_port_output(struct xlate_ctx *ctx, const struct ofproto_port *port,
     } else {
         xlate_output(ctx, port->port_no);
     }
+    if (ctx->mirror_cfg) {
+        /* Output mirroring sees the packet as sent. */
+        xlate_mirror(ctx, port, mirror_port_dst(ctx->mirror_cfg,
+                                                port->port_no));
+    }
+}
+
+/* Sends a mirror's copy of the packet, of 'vlan', to 'out', tagged as
+ * 'out' wants that VLAN, then puts the outer tag back as it was for the
+ * actions that follow. */
+static void
+xlate_mirror_output(struct xlate_ctx *ctx, const struct ofproto_port *out,
+                    uint16_t vlan)
+{
+    ovs_be16 cur = xlate_vlan_current(ctx);
+    ovs_be16 tci0 = ctx->flow.vlans_tci[0], tci1 = ctx->flow.vlans_tci[1];
+    ovs_be16 tpid0 = ctx->flow.vlans_tpid[0];
+    bool flooding = ctx->flooding;
+    uint32_t start;
+
+    ctx->flooding = true;       /* A copy depends on no port's link. */
+    xlate_vlan_commit(ctx, ofproto_port_output_vid(&out->s, vlan));
+    xlate_port_output(ctx, out, vlan);
+    ctx->flooding = flooding;
+
+    start = ctx->out->n_actions;
+    if (!cur) {
+        xlate_vlan_pop(ctx);
+    } else if (!xlate_vlan_current(ctx)) {
+        /* The tag goes back whole, priority and TPID included. */
+        ctx->out->mask.vlans_tci[0] = htons(0xffff);
+        ctx->out->mask.vlans_tpid[0] = htons(0xffff);
+        xlate_vlan_push(ctx, tpid0, tci0);
+    } else if ((xlate_vlan_current(ctx) ^ cur) & htons(VLAN_VID_MASK)) {
+        xlate_vlan_set_tci(ctx, tci0, htons(VLAN_VID_MASK));
+    }
+    ctx->flow.vlans_tci[0] = tci0;
+    ctx->flow.vlans_tci[1] = tci1;
+    ctx->vlan_tci = cur;
+    if (!ctx->depth) {
+        ctx->unmirror_start = start;
+        ctx->unmirror_end = ctx->out->n_actions;
+    }
+}
+
+/* Copies the packet as it is now for each of 'mirrors' that selects its
+ * VLAN, as bridge port 'port' sees it ('port' received it or was just
+ * given it), unless the mirror's output had a copy already in this
+ * bridge.  Open vSwitch's mirror_packet(). */
+static void
+xlate_mirror(struct xlate_ctx *ctx, const struct ofproto_port *port,
+             mirror_mask_t mirrors)
+{
+    mirror_mask_t candidates = mirrors & ~ctx->mirrored;
+    struct mirror *m;
+    uint16_t out_port;
+    int vlan;
+
+    if (!candidates) {
+        return;
+    }
+    vlan = ofproto_port_input_vlan(&port->s, xlate_vlan_current(ctx));
+    if (vlan < 0) {
+        return;
+    }
+    while ((m = mirror_pick(ctx->mirror_cfg, &candidates, vlan,
+                            &ctx->mirrored, &out_port))) {
+        const struct ofproto_port *out = ofproto_ports_find(ctx->ports,
+                                                            out_port);
+        size_t i;
+
+        for (i = 0; i < ctx->n_mirrors_used; i++) {
+            if (ctx->mirrors_used[i] == m) {
+                break;
+            }
+        }
+        if (i == ctx->n_mirrors_used
+            && i < ARRAY_SIZE(ctx->mirrors_used)) {
+            ctx->mirrors_used[ctx->n_mirrors_used++] = m;
+        }
+        if (out) {
+            xlate_report(ctx, "mirror %s: copy to port %s (seen on port %s, "
+                         "vlan %d)", mirror_name(m), out->name, port->name,
+                         vlan);
+            xlate_mirror_output(ctx, out, vlan);
+        }
+        /* The copy may have been mirrored on (to other outputs). */
+        candidates &= ~ctx->mirrored;
+    }
+}
+
+/* On entry into a bridge: drops a packet received on a mirror's output
+ * port (returns false) and, for the bridge the packet entered first,
+ * copies it to the mirrors that select its input port. */
+static bool
+xlate_mirror_input(struct xlate_ctx *ctx)
+{
+    uint16_t in_port = xlate_read_in_port(ctx);
+    const struct ofproto_port *in;
+
+    in = ofproto_ports_bundle(ctx->ports,
+                              ofproto_ports_find(ctx->ports, in_port));
+    if (!in) {
+        return true;
+    }
+    if (mirror_port_is_out(ctx->mirror_cfg, in->port_no)) {
+        COVERAGE_INC(mirror_drop_output_port_input);
+        xlate_report(ctx, "mirror: port %s is a mirror output port, "
+                     "dropping what it receives", in->name);
+        return false;
+    }
+    if (!ctx->depth) {
+        /* Input mirroring sees the packet as received. */
+        xlate_mirror(ctx, in, mirror_port_src(ctx->mirror_cfg, in->port_no));
+    }
+    return true;
 }
 
 /* Outputs a frame of 'vlan' to 'port', tagged or not as the port wants
@@ -456,7 +593,8 @@ xlate_normal_flood(struct xlate_ctx *ctx, uint16_t in_port, uint16_t vlan)
             if (port->port_no != in_port
                 && port->bundle == port->port_no
                 && ofproto_port_settings_carries(&port->s, vlan)
-                && (ofproto_port_output_vid(&port->s, vlan) != 0) == tagged) {
+                && (ofproto_port_output_vid(&port->s, vlan) != 0) == tagged
+                && !mirror_port_is_out(ctx->mirror_cfg, port->port_no)) {
                 if (port->link_down) {
                     /* Once per port: only one pass matches it. */
                     xlate_report(ctx, "NORMAL: port %s is down, not "
@@ -625,6 +763,9 @@ xlate_normal(struct xlate_ctx *ctx)
     } else if (out_port == in_port) {
         COVERAGE_INC(normal_drop_learned_on_input);
         xlate_report(ctx, "NORMAL: learned port is input port, dropping");
+    } else if (mirror_port_is_out(ctx->mirror_cfg, out_port)) {
+        xlate_report(ctx, "NORMAL: learned port is a mirror output port, "
+                     "dropping");
     } else if (!(out = ofproto_ports_find(ctx->ports, out_port))) {
         /* The port is being removed; its MACs are about to be flushed. */
         COVERAGE_INC(normal_drop_learned_port_gone);
@@ -754,6 +895,9 @@ xlate_rules(struct xlate_ctx *ctx)
     const struct rule_table *table = ofproto_get_rules(ctx->ofproto);
     struct ofproto_rule *rule;
 
+    if (ctx->mirror_cfg && !xlate_mirror_input(ctx)) {
+        return;
+    }
     if (!table->n) {
         ctx->normal_ran = true;
         xlate_normal(ctx);
@@ -862,6 +1006,8 @@ xlate_patch_output(struct xlate_ctx *ctx, const struct ofproto_port *port)
     }
     ctx->ofproto = peer;
     ctx->ports = ofproto_ports_get(peer);
+    ctx->mirror_cfg = mirror_config_get(peer);
+    ctx->mirrored = 0;          /* Each bridge mirrors on its own. */
     ctx->flow.in_port = port->patch_peer_port;
     ctx->bridges |= UINT64_C(1) << peer->index;
     ctx->depth++;
@@ -876,6 +1022,8 @@ xlate_patch_output(struct xlate_ctx *ctx, const struct ofproto_port *port)
      * The flow keeps crediting this bridge's rule. */
     ctx->ofproto = saved.ofproto;
     ctx->ports = saved.ports;
+    ctx->mirror_cfg = saved.mirror_cfg;
+    ctx->mirrored = saved.mirrored;
     ctx->flow = saved.flow;
     ctx->vlan_known = saved.vlan_known;
     ctx->vlan_tci = saved.vlan_tci;
@@ -925,6 +1073,7 @@ xlate__(struct ofproto *ofproto, const struct flow *flow, bool learn,
         .learn = learn,
         .tracing = tracing,
         .bridges = UINT64_C(1) << ofproto->index,
+        .mirror_cfg = mirror_config_get(ofproto),
     };
 
     out->n_actions = 0;
@@ -936,6 +1085,15 @@ xlate__(struct ofproto *ofproto, const struct flow *flow, bool learn,
     out->trace[0] = '\0';
 
     xlate_rules(&ctx);
+    if (ctx.unmirror_end && ctx.unmirror_end == out->n_actions) {
+        /* Nothing follows the last mirror copy: no tag to put back. */
+        out->n_actions = ctx.unmirror_start;
+    }
+    if (ctx.n_mirrors_used) {
+        out->rule_stats = mirror_credit_get(out->rule_stats,
+                                            ctx.mirrors_used,
+                                            ctx.n_mirrors_used);
+    }
     xlate_patch_unnest_tail(out->actions, out->n_actions);
     out->bridges = ctx.bridges;
 
