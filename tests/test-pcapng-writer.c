@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "check.h"
@@ -181,10 +182,34 @@ test_open_errors(void)
     free(error);
 }
 
+/* A symbolic link planted at the path is not followed. */
+static void
+test_no_symlink(void)
+{
+    char target[] = "/tmp/test-pcapng-target-XXXXXX";
+    int fd = mkstemp(target);
+    struct pcapng_writer *pw;
+    char link_path[64];
+    struct stat st;
+    char *error;
+
+    CHECK(fd >= 0, "mkstemp");
+    close(fd);
+    snprintf(link_path, sizeof link_path, "%s.link", target);
+    CHECK_INT(symlink(target, link_path), 0);
+    CHECK(pcapng_writer_open(link_path, NULL, NULL, &pw, &error) != 0,
+          "writing through a symbolic link fails");
+    free(error);
+    CHECK(stat(target, &st) == 0 && st.st_size == 0, "target untouched");
+    unlink(link_path);
+    unlink(target);
+}
+
 int
 main(void)
 {
     test_round_trip();
     test_open_errors();
+    test_no_symlink();
     return check_finish("test-pcapng-writer");
 }

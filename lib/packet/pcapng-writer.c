@@ -10,9 +10,11 @@
 #include "packet/pcapng-writer.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/util.h"
 
@@ -149,14 +151,22 @@ pcapng_writer_open(const char *path, const char *if_name,
 {
     FILE *stream;
     int error;
+    int fd;
 
     *pwp = NULL;
     if (errp) {
         *errp = NULL;
     }
-    stream = fopen(path, "wbe");
+    /* Frames are tenants' data: readable by the daemon's user only, and
+     * never written through a link someone else planted. */
+    fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW,
+              0600);
+    stream = fd >= 0 ? fdopen(fd, "wb") : NULL;
     if (!stream) {
         error = errno;
+        if (fd >= 0) {
+            close(fd);
+        }
         if (errp) {
             *errp = xasprintf("%s: cannot create (%s)", path,
                               strerror(error));

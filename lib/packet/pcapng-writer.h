@@ -25,7 +25,8 @@ enum pcapng_direction {
     PCAPNG_DIR_OUTBOUND = 2,
 };
 
-/* Creates (or truncates) 'path' and writes the section and interface
+/* Creates (or truncates) 'path', mode 0600 (a symbolic link there is
+ * refused), and writes the section and interface
  * headers, naming the interface 'if_name' and its description 'if_descr'
  * (either may be NULL).  Returns 0 and the writer in '*pwp', or an errno
  * with a message in '*errp' (may be NULL) for the caller to free. */
