@@ -108,18 +108,19 @@ if [ "${PMDSWITCH_SKIP_SANITIZERS:-}" != 1 ]; then
     # each provider under the sanitizers already), leaving out the ones
     # that only push steady streams through paths the others cover too.
     sanitized_suite "address,undefined sanitizers" _build-asan \
-        address,undefined --mode tpacket afxdp appctl errors faults-frames \
-        bridges live-config mac-move pmd-stats reconfig-soak rules service \
-        tap tour trace vlan
+        address,undefined --mode tpacket afxdp appctl capture errors \
+        faults-frames bridges live-config mac-move metrics pmd-stats \
+        reconfig-soak rules service tap tour trace vlan
     # The threaded parts: every unit test (RCU readers against writers,
     # PMD requests) and the system tests that drive the PMD and control
-    # threads through every appctl request and rule changes.
+    # threads through every appctl request, rule changes and capture
+    # (each PMD's ring drained by the control thread).
     # liburcu's own internals are suppressed (tests/tsan.supp); its grace
     # periods are annotated in lib/base/rcu.h.
     TSAN_OPTIONS="suppressions=$(pwd)/tests/tsan.supp"
     export TSAN_OPTIONS
     sanitized_suite "thread sanitizer" _build-tsan thread \
-        --mode tpacket appctl rules
+        --mode tpacket appctl capture rules
 fi
 
 echo

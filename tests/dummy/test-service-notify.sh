@@ -36,9 +36,10 @@ ps_assert_eq "status line" 1 \
     "$(grep -c '^STATUS=forwarding: 2 port(s), 1 pmd thread(s)$' "$NOTES")"
 DM_TIMEOUT=10 dm_wait "three watchdog pings" pings_above 2
 
-ps_appctl pmd/test-stall 0 4000 >/dev/null
-# Past the first check after the stall began, no ping comes while it lasts.
-sleep 1.2
+ps_appctl pmd/test-stall 0 6000 >/dev/null
+# The checks every 0.5 s see the PMD stuck from the second or third one
+# after the stall began; from then on no ping comes while it lasts.
+sleep 2
 before=$(pings)
 sleep 2
 ps_assert_eq "watchdog pings while the PMD is stuck" "$before" "$(pings)"
