@@ -164,6 +164,15 @@ def frames():
 
 
 CONFIGS = {
+    "mirrors-metrics": '{"bridges": [{"name": "br0", "ports": [{"name": '
+                       '"p1", "type": "dummy"}, {"name": "p2", "type": '
+                       '"dummy", "tag": 10}, {"name": "p3", "type": '
+                       '"dummy"}], "mirrors": [{"name": "m0", '
+                       '"select_src_port": ["p1"], "select_dst_port": '
+                       '["p2"], "select_vlan": [10], "output_port": "p3"}, '
+                       '{"name": "m1", "select_all": true, "output_port": '
+                       '"p3"}]}], "other_config": {"metrics-address": '
+                       '"[::1]:9540", "userspace-tso-enable": true}}',
     "readme-basic": """{
   "bridges": [
     {
