@@ -67,6 +67,7 @@ EXTRA_DIST += tests/test-parse-diff.sh tests/parse-corpus.py \
 DUMMY_TESTS = \
 	tests/dummy/test-appctl-limits.sh \
 	tests/dummy/test-bridges.sh \
+	tests/dummy/test-check-config.sh \
 	tests/dummy/test-conservation.sh \
 	tests/dummy/test-coverage.sh \
 	tests/dummy/test-expiry.sh \
