@@ -731,7 +731,11 @@ main(int argc, char *argv[])
     }
     metrics = metrics_server_create(base, dp);
     error = metrics_server_set_address(metrics, dp->other.metrics_address);
+    if (!error && opts.pidfile && !early_stop) {
+        pidfile = pidfile_create(opts.pidfile, &error);
+    }
     if (error) {
+        /* The ports are open: close them, and everything else, first. */
         VLOG_ERR("%s", error);
         metrics_server_destroy(metrics);
         link_monitor_destroy(monitor);
@@ -742,19 +746,6 @@ main(int argc, char *argv[])
         exit_with_error(error);
     }
     metrics_server_follow_config(metrics, dp);
-    if (opts.pidfile && !early_stop) {
-        pidfile = pidfile_create(opts.pidfile, &error);
-        if (!pidfile) {
-            VLOG_ERR("%s", error);
-            metrics_server_destroy(metrics);
-            link_monitor_destroy(monitor);
-            dp_destroy(dp);
-            config_reload_uninit(&reload);
-            unixctl_server_destroy(unixctl);
-            event_base_free(base);
-            exit_with_error(error);
-        }
-    }
     if (!early_stop) {
         VLOG_INFO("pmdswitchd running: %d port(s), %d pmd thread(s)",
                   dp->n_ports, dp->n_pmds);

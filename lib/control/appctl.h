@@ -11,6 +11,8 @@
 #ifndef APPCTL_H
 #define APPCTL_H 1
 
+#include <stdbool.h>
+
 struct config_reload;
 struct dp;
 
@@ -47,6 +49,16 @@ void coverage_register_commands(void);
 /* Registers the commands that show and change the datapath: dpctl/,
  * dpif-netdev/, fdb/, other-config/ and memory/show (dp-appctl.c). */
 void dp_register_commands(struct dp *);
+
+/* Calls 'visit' with each megaflow of every PMD of 'dp', as
+ * PMD_REQUEST_DUMP_FLOWS copies it out (waiting at most 'timeout_ms' for
+ * each PMD), and 'aux'.  Returns false if a PMD did not answer.  For the
+ * commands that add live flows' counts to their rules' or mirrors'. */
+struct pmd_flow_entry;
+typedef void appctl_flow_visit_func(const struct pmd_flow_entry *,
+                                    void *aux);
+bool appctl_visit_live_flows(struct dp *, int timeout_ms,
+                             appctl_flow_visit_func *visit, void *aux);
 
 /* Registers rule/add, rule/del and rule/dump (ofproto-appctl.c), and
  * through mirror_register_commands() mirror/show. */

@@ -446,6 +446,31 @@ dp_unixctl_show(struct unixctl_conn *conn, int argc, const char *argv[],
                  "bridges", bridges, "ports", ports));
 }
 
+bool
+appctl_visit_live_flows(struct dp *dp, int timeout_ms,
+                        appctl_flow_visit_func *visit, void *aux)
+{
+    for (int i = 0; i < dp->n_pmds; i++) {
+        struct pmd_request *req = xzalloc(sizeof *req);
+        int error;
+
+        req->type = PMD_REQUEST_DUMP_FLOWS;
+        error = pmd_request_run(dp->pmds[i], req, timeout_ms);
+        if (error) {
+            if (error != ETIMEDOUT) {
+                free(req);      /* Not handed over. */
+            }
+            return false;
+        }
+        for (size_t f = 0; f < req->n_flows; f++) {
+            visit(&req->flows[f], aux);
+        }
+        pmd_request_uninit(req);
+        free(req);
+    }
+    return true;
+}
+
 /* Runs a request of 'type' on every PMD, one after the other.  Replies
  * with an error and returns false if one does not answer. */
 static bool

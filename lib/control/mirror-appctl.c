@@ -30,37 +30,34 @@
 /* How long mirror/show waits for each PMD's flow dump. */
 #define MIRROR_REQUEST_TIMEOUT_MS 2000
 
+struct mirror_live_counts {
+    struct mirror_info *infos;
+    size_t n;
+};
+
+/* Adds flow 'e''s counts to each mirror it credits. */
+static void
+mirror_cmd_count_flow(const struct pmd_flow_entry *e, void *mlc_)
+{
+    struct mirror_live_counts *mlc = mlc_;
+
+    for (size_t m = 0; e->rule_stats && m < mlc->n; m++) {
+        if (rule_stats_covers(e->rule_stats, mlc->infos[m].stats)) {
+            mlc->infos[m].tx_packets += e->n_packets;
+            mlc->infos[m].tx_bytes += e->n_bytes;
+        }
+    }
+}
+
 /* Adds the counts of the live flows that credit 'infos[i]' to it, for
  * each of the 'n' 'infos'.  Returns false if a PMD did not answer. */
 static bool
 mirror_cmd_live_counts(struct dp *dp, struct mirror_info *infos, size_t n)
 {
-    for (int i = 0; i < dp->n_pmds && n; i++) {
-        struct pmd_request *req = xzalloc(sizeof *req);
-        int error;
+    struct mirror_live_counts mlc = { infos, n };
 
-        req->type = PMD_REQUEST_DUMP_FLOWS;
-        error = pmd_request_run(dp->pmds[i], req, MIRROR_REQUEST_TIMEOUT_MS);
-        if (error) {
-            if (error != ETIMEDOUT) {
-                free(req);      /* Not handed over. */
-            }
-            return false;
-        }
-        for (size_t f = 0; f < req->n_flows; f++) {
-            const struct pmd_flow_entry *e = &req->flows[f];
-
-            for (size_t m = 0; e->rule_stats && m < n; m++) {
-                if (rule_stats_covers(e->rule_stats, infos[m].stats)) {
-                    infos[m].tx_packets += e->n_packets;
-                    infos[m].tx_bytes += e->n_bytes;
-                }
-            }
-        }
-        pmd_request_uninit(req);
-        free(req);
-    }
-    return true;
+    return !n || appctl_visit_live_flows(dp, MIRROR_REQUEST_TIMEOUT_MS,
+                                         mirror_cmd_count_flow, &mlc);
 }
 
 /* Appends the names of the 'n' ports 'ports' of 'bridge' to 'ds',

@@ -231,6 +231,27 @@ ofproto_cmd_del(struct unixctl_conn *conn, int argc, const char *argv[],
     free(error);
 }
 
+struct ofproto_live_counts {
+    const struct rule_table *table;
+    uint64_t *packets;
+    uint64_t *bytes;
+};
+
+/* Adds flow 'e''s counts to the rule that decided it. */
+static void
+ofproto_cmd_count_flow(const struct pmd_flow_entry *e, void *olc_)
+{
+    const struct ofproto_live_counts *olc = olc_;
+
+    for (size_t r = 0; e->rule_stats && r < olc->table->n; r++) {
+        if (rule_stats_covers(e->rule_stats, &olc->table->rules[r]->stats)) {
+            olc->packets[r] += e->n_packets;
+            olc->bytes[r] += e->n_bytes;
+            break;
+        }
+    }
+}
+
 /* Adds the counts of the live megaflows that 'table' rules decided to
  * 'packets' and 'bytes' (one per rule, in table order).  Returns false if
  * a PMD did not answer. */
@@ -238,34 +259,10 @@ static bool
 ofproto_cmd_live_counts(struct dp *dp, const struct rule_table *table,
                         uint64_t *packets, uint64_t *bytes)
 {
-    for (int i = 0; i < dp->n_pmds; i++) {
-        struct pmd_request *req = xzalloc(sizeof *req);
-        int error;
+    struct ofproto_live_counts olc = { table, packets, bytes };
 
-        req->type = PMD_REQUEST_DUMP_FLOWS;
-        error = pmd_request_run(dp->pmds[i], req, OFPROTO_REQUEST_TIMEOUT_MS);
-        if (error) {
-            if (error != ETIMEDOUT) {
-                free(req);      /* Not handed over. */
-            }
-            return false;
-        }
-        for (size_t f = 0; f < req->n_flows; f++) {
-            const struct pmd_flow_entry *e = &req->flows[f];
-
-            for (size_t r = 0; e->rule_stats && r < table->n; r++) {
-                if (rule_stats_covers(e->rule_stats,
-                                      &table->rules[r]->stats)) {
-                    packets[r] += e->n_packets;
-                    bytes[r] += e->n_bytes;
-                    break;
-                }
-            }
-        }
-        pmd_request_uninit(req);
-        free(req);
-    }
-    return true;
+    return appctl_visit_live_flows(dp, OFPROTO_REQUEST_TIMEOUT_MS,
+                                   ofproto_cmd_count_flow, &olc);
 }
 
 /* rule/dump BRIDGE */
