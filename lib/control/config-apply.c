@@ -173,11 +173,12 @@ config_apply_mirrors(struct dp *dp, const struct config_bridge *br)
 /* Adds to 'dp' the bridges and then the ports ('opened', in the order of
  * diff->added_ports) that 'diff' adds to 'new', and gives every bridge of
  * 'new' with rules its rule table again, since port numbers may have
- * changed. */
+ * changed, as well as every bridge whose rules rule/add or rule/del
+ * changed: those bridges' names go into 'resets'. */
 static void
 config_apply_additions(struct dp *dp, const struct pmd_config *new,
                        const struct config_diff *diff,
-                       struct dp_port **opened)
+                       struct dp_port **opened, struct ds *resets)
 {
     for (size_t i = 0; i < diff->n_added_bridges; i++) {
         /* dp_check_config() has checked that they fit. */
@@ -196,6 +197,7 @@ config_apply_additions(struct dp *dp, const struct pmd_config *new,
     }
     for (size_t b = 0; b < new->n_bridges; b++) {
         const struct config_bridge *br = &new->bridges[b];
+        struct ofproto *bridge = dp_bridge_lookup(dp, br->name);
         bool changed = false;
 
         for (size_t i = 0; i < diff->n_mirrors_changed; i++) {
@@ -208,6 +210,12 @@ config_apply_additions(struct dp *dp, const struct pmd_config *new,
         changed = false;
         for (size_t i = 0; i < diff->n_rules_changed; i++) {
             changed |= diff->rules_changed[i] == b;
+        }
+        if (!changed && ofproto_get_rules_edited(bridge)) {
+            /* rule/add and rule/del last until the config is applied. */
+            changed = true;
+            ds_put_format(resets, "%s%s", resets->length ? ", " : "",
+                          br->name);
         }
         if (br->n_rules || changed) {
             /* Checked by dp_check_config(); the ports it names exist. */
@@ -252,9 +260,22 @@ config_apply(struct dp *dp, const struct pmd_config *old,
         }
     }
     if (!error) {
+        struct ds resets = DS_EMPTY_INITIALIZER;
+
         config_apply_removals(dp, old, &diff, opened, diff.n_added_ports);
-        config_apply_additions(dp, new, &diff, opened);
+        config_apply_additions(dp, new, &diff, opened, &resets);
         *summaryp = config_diff_format(&diff, old, new);
+        if (resets.length) {
+            bool none = !strcmp(*summaryp, "no changes");
+            char *summary = xasprintf("%s%srules added or deleted at run "
+                                      "time replaced by the config's on "
+                                      "%s", none ? "" : *summaryp,
+                                      none ? "" : "; ", resets.string);
+
+            free(*summaryp);
+            *summaryp = summary;
+        }
+        ds_destroy(&resets);
     }
     free(opened);
     config_diff_uninit(&diff);

@@ -152,6 +152,7 @@ ofproto_cmd_add(struct unixctl_conn *conn, int argc OVS_UNUSED,
     }
     rules[n++] = rule;
     ofproto_set_rules(b.bridge, rules, n);
+    ofproto_set_rules_edited(b.bridge, true);
     free(rules);
     unixctl_command_reply_text_json(conn, "", json_object());
 }
@@ -222,6 +223,7 @@ ofproto_cmd_del(struct unixctl_conn *conn, int argc, const char *argv[],
     n_deleted = n - n_kept;
     if (n_deleted) {
         ofproto_set_rules(b.bridge, rules, n_kept);
+        ofproto_set_rules_edited(b.bridge, true);
     }
     free(rules);
     text = n_deleted == 1 ? "rule" : "rules";

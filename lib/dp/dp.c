@@ -211,6 +211,7 @@ dp_set_rules(struct dp *dp, const struct config_bridge *br)
         rules[i]->created = now;
     }
     ofproto_set_rules(bridge, rules, br->n_rules);
+    ofproto_set_rules_edited(bridge, false);
     free(rules);
     return NULL;
 }

@@ -89,6 +89,9 @@ struct ofproto {
      * a rule change; read relaxed by translations. */
     bool forward_bpdu;
 
+    /* See ofproto_set_rules_edited().  Control thread only. */
+    bool rules_edited;
+
     /* Port mirrors (mirror.h): their own RCU snapshot; a change
      * increments 'rule_generation'.  Never NULL. */
     struct mirror_bridge *mirrors;

@@ -665,6 +665,18 @@ ofproto_get_forward_bpdu(const struct ofproto *ofproto)
 }
 
 void
+ofproto_set_rules_edited(struct ofproto *ofproto, bool edited)
+{
+    ofproto->rules_edited = edited;
+}
+
+bool
+ofproto_get_rules_edited(const struct ofproto *ofproto)
+{
+    return ofproto->rules_edited;
+}
+
+void
 ofproto_set_rules(struct ofproto *ofproto, struct ofproto_rule **rules,
                   size_t n)
 {

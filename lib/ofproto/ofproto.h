@@ -291,6 +291,12 @@ void ofproto_set_forward_bpdu(struct ofproto *, bool forward_bpdu);
 /* The forward-bpdu setting.  Any thread. */
 bool ofproto_get_forward_bpdu(const struct ofproto *);
 
+/* Whether the rule table was changed by rule/add or rule/del since the
+ * config's rules were installed: a config reload puts the config's back.
+ * Control thread. */
+void ofproto_set_rules_edited(struct ofproto *, bool edited);
+bool ofproto_get_rules_edited(const struct ofproto *);
+
 /* The current rule table.  Control thread (the only writer), or an RCU
  * reader. */
 const struct rule_table *ofproto_get_rules(const struct ofproto *);

@@ -4,7 +4,8 @@
 # NORMAL on dummy ports, no root: an unknown destination is flooded to
 # every other port, a learned one gets the frame alone, fdb/show lists the
 # learned MACs, broadcast floods; then a rule (output:PORT) overrides
-# NORMAL for its traffic, and deleting it revalidates the flow it made;
+# NORMAL for its traffic, and deleting it revalidates the flow it made; a
+# rule added at run time goes with the next config/reload;
 # the "pcap" option writes what p3 sent to a file that tcpdump reads.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
@@ -86,6 +87,21 @@ dm_settle
 ps_assert_eq "p3 frames after the rule went" 2 "$(dm_port_stat p3 tx_packets)"
 ps_assert_eq "flows revalidated away" 1 \
     "$(($(dm_pmd_sum flows_invalidated) >= 1))"
+
+# A rule added at run time lasts until the config is applied again, even
+# when the file has no rules: config/reload says so and puts NORMAL back.
+ps_appctl rule/add br0 "priority=100,in_port=p1,ip,actions=drop" >/dev/null
+dm_recv p1 "$(dm_udp $A $B 7 10.0.0.2)"
+dm_settle
+ps_assert_eq "p2 frames while the drop rule is in" 4 \
+    "$(dm_port_stat p2 tx_packets)"
+out=$(ps_appctl config/reload)
+[[ $out == *"rules added or deleted at run time replaced by the config's on br0"* ]] ||
+    ps_fail "config/reload did not say it reset the rules: $out"
+ps_assert_eq "rules after the reload" "" \
+    "$(ps_appctl rule/dump br0 | grep priority= || true)"
+dm_recv p1 "$(dm_udp $A $B 8 10.0.0.2)"
+dm_wait_stat p2 tx_packets 5
 
 dm_stop
 

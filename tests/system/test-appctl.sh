@@ -99,6 +99,8 @@ declare -A ARGS=(
     [add-port]="--may-exist brx q9 type=patch options:peer=q8"
     [del-br]="--if-exists br8" [del-port]="--if-exists q7"
     [list-ports]=brx [port-to-br]=q9 [set-port]="q9 tag=5"
+    [dpctl/capture]="p1 $PS_LOG_DIR/p1.pcapng"
+    [dpctl/capture-drops]="$PS_LOG_DIR/drops.pcapng"
 )
 commands=$(ps_appctl -f json list-commands |
            python3 -c 'import json, sys
@@ -118,8 +120,14 @@ for cmd in $commands; do
 done
 ((n >= 20)) || ps_fail "only $n commands listed"
 ps_info "ok: $n commands answer in text and JSON"
-ps_assert_eq "config/reload of the same file" "no changes" \
-    "$(ps_appctl config/reload)"
+# The commands above included rule/add and rule/del: unless a runtime
+# change after them did already, the reload puts the file's rules back,
+# and says only that.
+out=$(ps_appctl config/reload)
+[[ $out == "no changes" ||
+   $out == "rules added or deleted at run time replaced by the config's on br0" ]] ||
+    ps_fail "config/reload of the same file: $out"
+ps_assert_eq "config/reload again" "no changes" "$(ps_appctl config/reload)"
 
 ps_info "exact errors for misuse"
 # expect_error MESSAGE CMD...: appctl CMD must fail with status 2 and
