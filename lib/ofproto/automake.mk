@@ -20,4 +20,7 @@ lib_libpmdswitch_a_SOURCES += \
 	lib/ofproto/upcall.c \
 	lib/ofproto/upcall.h \
 	lib/ofproto/xlate.c \
-	lib/ofproto/xlate.h
+	lib/ofproto/xlate.h \
+	lib/ofproto/xlate-mirror.c \
+	lib/ofproto/xlate-patch.c \
+	lib/ofproto/xlate-private.h

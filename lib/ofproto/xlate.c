@@ -5,13 +5,16 @@
  * Translation of a missed packet into datapath actions and a megaflow
  * mask: the rule table, the NORMAL action (a VLAN-aware learning bridge
  * with bonds), the VLAN tag operations and the decision trace.  It reads
- * the bridge through ofproto-private.h; upcall.c calls it.
+ * the bridge through ofproto-private.h; upcall.c calls it.  Mirrors
+ * (xlate-mirror.c) and patch ports (xlate-patch.c) are translated in
+ * files of their own, which share 'struct xlate_ctx' and the helpers
+ * below through xlate-private.h.
  *
  * A translation runs in a 'struct xlate_ctx'.  Stages read the packet's
  * flow only through the xlate_read_*() helpers, which add the bits they
  * read to the mask; that is what keeps the mask exact (neither wider nor
  * narrower than the decision) whatever stages run.  Output goes through
- * xlate_output(), which enforces XLATE_MAX_ACTIONS.  The port set is
+ * xlate_emit(), which enforces XLATE_MAX_ACTIONS.  The port set is
  * loaded once per translation, so one translation sees one port set.
  */
 #include <autoconf.h>
@@ -30,6 +33,7 @@
 #include "ofproto/mirror.h"
 #include "ofproto/ofproto-private.h"
 #include "ofproto/ofproto-rules.h"
+#include "ofproto/xlate-private.h"
 #include "base/util.h"
 
 /* Why NORMAL decided to drop, and MAC moves, for coverage/show. */
@@ -48,96 +52,14 @@ COVERAGE_DEFINE(rule_table_miss);
 /* Frames a bond drops on input (see ofproto_port_set_bond()). */
 COVERAGE_DEFINE(bond_drop_backup_member);
 COVERAGE_DEFINE(bond_drop_reflection);
-/* Outputs to patch ports that did not cross: no peer, a bridge the packet
- * was in already (what keeps patch loops from forming), too deep. */
-COVERAGE_DEFINE(patch_drop_no_peer);
-COVERAGE_DEFINE(patch_drop_bridge_visited);
-COVERAGE_DEFINE(patch_drop_too_deep);
 /* Translations that failed for want of room (see XLATE_MAX_ACTIONS). */
 COVERAGE_DEFINE(xlate_too_many_actions);
-/* Frames received on a mirror's output port, which the bridge drops. */
-COVERAGE_DEFINE(mirror_drop_output_port_input);
-
-/* The most mirrors one translation credits (several bridges' through
- * patch ports); more copy the packet but count nothing. */
-#define XLATE_MAX_MIRRORS 64
-
-/* State of one translation. */
-struct xlate_ctx {
-    struct ofproto *ofproto;
-    const struct ofproto_ports *ports; /* Snapshot for this translation. */
-    /* The packet as the actions emitted so far leave it: a copy of the
-     * input flow that actions which modify the packet also modify, so
-     * that later stages decide on what they will output.  Read only
-     * through xlate_read_*(). */
-    struct flow flow;
-
-    /* The outer VLAN tag of the packet after the actions emitted so far
-     * (0: untagged), once 'vlan_known'.  xlate_vlan_*() keep it. */
-    bool vlan_known;
-    ovs_be16 vlan_tci;
-    struct xlate_out *out;      /* Actions, mask and trace. */
-    long long now;
-    bool learn;                 /* Update the MAC table (side effects). */
-    bool tracing;               /* Fill out->trace. */
-    bool trace_full;            /* out->trace was cut. */
-    int error;                  /* First error, 0 if none. */
-    bool normal_ran;            /* NORMAL ran (it learns sources). */
-    uint64_t bridges;           /* Bridges entered so far (bits of
-                                 * ofproto_index()): a patch never leads
-                                 * into one of them again. */
-    int depth;                  /* Patch crossings around this point. */
-    bool flooding;              /* Outputs are part of a flood. */
-
-    /* Mirrors (mirror.h): the current bridge's configuration (NULL if
-     * none), the mirrors of this bridge the packet was copied for (or
-     * whose output had a copy already), every mirror that copied it (the
-     * flow credits them), and where the actions that put the VLAN tag
-     * back after the last copy at the top level begin and end. */
-    const struct mirror_config *mirror_cfg;
-    mirror_mask_t mirrored;
-    size_t n_mirrors_used;
-    struct mirror *mirrors_used[XLATE_MAX_MIRRORS];
-    uint32_t unmirror_start, unmirror_end;
-};
-
-/* Translation: reading the flow.  Each helper returns a field and marks
- * in the mask exactly the bits it returns. */
-
-static uint16_t
-xlate_read_in_port(struct xlate_ctx *ctx)
-{
-    ctx->out->mask.in_port = UINT16_MAX;
-    return ctx->flow.in_port;
-}
-
-static struct eth_addr
-xlate_read_dl_src(struct xlate_ctx *ctx)
-{
-    memset(&ctx->out->mask.dl_src, 0xff, sizeof ctx->out->mask.dl_src);
-    return ctx->flow.dl_src;
-}
-
-static struct eth_addr
-xlate_read_dl_dst(struct xlate_ctx *ctx)
-{
-    memset(&ctx->out->mask.dl_dst, 0xff, sizeof ctx->out->mask.dl_dst);
-    return ctx->flow.dl_dst;
-}
-
-/* Returns the bits 'bits' (network order) of the outer VLAN TCI. */
-static ovs_be16
-xlate_read_outer_tci(struct xlate_ctx *ctx, ovs_be16 bits)
-{
-    ctx->out->mask.vlans_tci[0] |= bits;
-    return ctx->flow.vlans_tci[0] & bits;
-}
 
 /* Translation: output and trace. */
 
 /* Appends 'action' to the datapath actions, or fails the translation with
  * E2BIG when they are full. */
-static void
+void
 xlate_emit(struct xlate_ctx *ctx, const struct dp_action *action)
 {
     struct xlate_out *out = ctx->out;
@@ -191,7 +113,7 @@ xlate_output(struct xlate_ctx *ctx, uint16_t port_no)
  * packet as it will leave. */
 
 /* The outer TCI (VID and CFI only; 0 if untagged) as the packet is now. */
-static ovs_be16
+ovs_be16
 xlate_vlan_current(struct xlate_ctx *ctx)
 {
     if (!ctx->vlan_known) {
@@ -206,7 +128,7 @@ xlate_vlan_current(struct xlate_ctx *ctx)
 }
 
 /* Pushes a tag with 'tpid' and 'tci' (CFI set by the caller). */
-static void
+void
 xlate_vlan_push(struct xlate_ctx *ctx, ovs_be16 tpid, ovs_be16 tci)
 {
     struct dp_action a;
@@ -223,7 +145,7 @@ xlate_vlan_push(struct xlate_ctx *ctx, ovs_be16 tpid, ovs_be16 tci)
 }
 
 /* Pops the outer tag, if there is one. */
-static void
+void
 xlate_vlan_pop(struct xlate_ctx *ctx)
 {
     struct dp_action a;
@@ -241,7 +163,7 @@ xlate_vlan_pop(struct xlate_ctx *ctx)
 }
 
 /* Sets the bits 'mask' of the outer tag's TCI to 'tci', if tagged. */
-static void
+void
 xlate_vlan_set_tci(struct xlate_ctx *ctx, ovs_be16 tci, ovs_be16 mask)
 {
     struct dp_action a;
@@ -266,7 +188,7 @@ xlate_current_vid(struct xlate_ctx *ctx)
 
 /* Makes the packet leave untagged ('vid' 0) or tagged with 'vid', with
  * the least actions; a tag that stays keeps its priority bits. */
-static void
+void
 xlate_vlan_commit(struct xlate_ctx *ctx, uint16_t vid)
 {
     ovs_be16 cur = xlate_vlan_current(ctx);
@@ -282,7 +204,7 @@ xlate_vlan_commit(struct xlate_ctx *ctx, uint16_t vid)
 }
 
 /* Appends one line to the trace, if tracing. */
-static void PRINTF_FORMAT(2, 3)
+void
 xlate_report(struct xlate_ctx *ctx, const char *format, ...)
 {
     static const char ellipsis[] = "...\n";
@@ -313,11 +235,8 @@ xlate_report(struct xlate_ctx *ctx, const char *format, ...)
     out->trace[out->trace_len] = '\0';
 }
 
-/* Room for "65535 (name)". */
-#define XLATE_PORT_STRING_SIZE (OFPROTO_PORT_NAME_SIZE + 8)
-
 /* Formats 'port_no' and its name for the trace into 'buf'. */
-static const char *
+const char *
 xlate_port_string(const struct xlate_ctx *ctx, uint16_t port_no,
                   char buf[XLATE_PORT_STRING_SIZE])
 {
@@ -394,15 +313,6 @@ xlate_port_vlan_string(const struct ofproto_port *port, char buf[64])
     return buf;
 }
 
-/* Outputs the packet as it is now to 'port'.  A bond gets one
- * DP_ACTION_BOND_OUTPUT: the PMD picks the member, by the balance-slb hash
- * of the source MAC and VLAN 'vlan' (if negative: of the packet's outer
- * tag, read only then, so that other outputs leave it out of the mask) or,
- * in the other modes, by the packet's RSS hash. */
-static void xlate_rules(struct xlate_ctx *);
-static void xlate_patch_output(struct xlate_ctx *,
-                               const struct ofproto_port *);
-
 /* A flood depends on which ports it reaches, as one fact: the outputs
  * between these two calls record no port of their own. */
 static void
@@ -418,10 +328,14 @@ xlate_flood_end(struct xlate_ctx *ctx)
     ctx->flooding = false;
 }
 
-static void xlate_mirror(struct xlate_ctx *, const struct ofproto_port *,
-                         mirror_mask_t);
-
-static void
+/* Outputs the packet as it is now to 'port'.  A bond gets one
+ * DP_ACTION_BOND_OUTPUT: the PMD picks the member, by the balance-slb hash
+ * of the source MAC and VLAN 'vlan' (if negative: of the packet's outer
+ * tag, read only then, so that other outputs leave it out of the mask) or,
+ * in the other modes, by the packet's RSS hash.  A patch port crosses to
+ * its peer bridge (xlate_patch_output()); then the mirrors that select
+ * 'port' as a destination get their copies. */
+void
 xlate_port_output(struct xlate_ctx *ctx, const struct ofproto_port *port,
                   int vlan)
 {
@@ -448,117 +362,6 @@ xlate_port_output(struct xlate_ctx *ctx, const struct ofproto_port *port,
         xlate_mirror(ctx, port, mirror_port_dst(ctx->mirror_cfg,
                                                 port->port_no));
     }
-}
-
-/* Sends a mirror's copy of the packet, of 'vlan', to 'out', tagged as
- * 'out' wants that VLAN, then puts the outer tag back as it was for the
- * actions that follow. */
-static void
-xlate_mirror_output(struct xlate_ctx *ctx, const struct ofproto_port *out,
-                    uint16_t vlan)
-{
-    ovs_be16 cur = xlate_vlan_current(ctx);
-    ovs_be16 tci0 = ctx->flow.vlans_tci[0], tci1 = ctx->flow.vlans_tci[1];
-    ovs_be16 tpid0 = ctx->flow.vlans_tpid[0];
-    bool flooding = ctx->flooding;
-    uint32_t start;
-
-    ctx->flooding = true;       /* A copy depends on no port's link. */
-    xlate_vlan_commit(ctx, ofproto_port_output_vid(&out->s, vlan));
-    xlate_port_output(ctx, out, vlan);
-    ctx->flooding = flooding;
-
-    start = ctx->out->n_actions;
-    if (!cur) {
-        xlate_vlan_pop(ctx);
-    } else if (!xlate_vlan_current(ctx)) {
-        /* The tag goes back whole, priority and TPID included. */
-        ctx->out->mask.vlans_tci[0] = htons(0xffff);
-        ctx->out->mask.vlans_tpid[0] = htons(0xffff);
-        xlate_vlan_push(ctx, tpid0, tci0);
-    } else if ((xlate_vlan_current(ctx) ^ cur) & htons(VLAN_VID_MASK)) {
-        xlate_vlan_set_tci(ctx, tci0, htons(VLAN_VID_MASK));
-    }
-    ctx->flow.vlans_tci[0] = tci0;
-    ctx->flow.vlans_tci[1] = tci1;
-    ctx->vlan_tci = cur;
-    if (!ctx->depth) {
-        ctx->unmirror_start = start;
-        ctx->unmirror_end = ctx->out->n_actions;
-    }
-}
-
-/* Copies the packet as it is now for each of 'mirrors' that selects its
- * VLAN, as bridge port 'port' sees it ('port' received it or was just
- * given it), unless the mirror's output had a copy already in this
- * bridge.  Open vSwitch's mirror_packet(). */
-static void
-xlate_mirror(struct xlate_ctx *ctx, const struct ofproto_port *port,
-             mirror_mask_t mirrors)
-{
-    mirror_mask_t candidates = mirrors & ~ctx->mirrored;
-    struct mirror *m;
-    uint16_t out_port;
-    int vlan;
-
-    if (!candidates) {
-        return;
-    }
-    vlan = ofproto_port_input_vlan(&port->s, xlate_vlan_current(ctx));
-    if (vlan < 0) {
-        return;
-    }
-    while ((m = mirror_pick(ctx->mirror_cfg, &candidates, vlan,
-                            &ctx->mirrored, &out_port))) {
-        const struct ofproto_port *out = ofproto_ports_find(ctx->ports,
-                                                            out_port);
-        size_t i;
-
-        for (i = 0; i < ctx->n_mirrors_used; i++) {
-            if (ctx->mirrors_used[i] == m) {
-                break;
-            }
-        }
-        if (i == ctx->n_mirrors_used
-            && i < ARRAY_SIZE(ctx->mirrors_used)) {
-            ctx->mirrors_used[ctx->n_mirrors_used++] = m;
-        }
-        if (out) {
-            xlate_report(ctx, "mirror %s: copy to port %s (seen on port %s, "
-                         "vlan %d)", mirror_name(m), out->name, port->name,
-                         vlan);
-            xlate_mirror_output(ctx, out, vlan);
-        }
-        /* The copy may have been mirrored on (to other outputs). */
-        candidates &= ~ctx->mirrored;
-    }
-}
-
-/* On entry into a bridge: drops a packet received on a mirror's output
- * port (returns false) and, for the bridge the packet entered first,
- * copies it to the mirrors that select its input port. */
-static bool
-xlate_mirror_input(struct xlate_ctx *ctx)
-{
-    uint16_t in_port = xlate_read_in_port(ctx);
-    const struct ofproto_port *in;
-
-    in = ofproto_ports_bundle(ctx->ports,
-                              ofproto_ports_find(ctx->ports, in_port));
-    if (!in) {
-        return true;
-    }
-    if (mirror_port_is_out(ctx->mirror_cfg, in->port_no)) {
-        COVERAGE_INC(mirror_drop_output_port_input);
-        xlate_report(ctx, "mirror: port %s is a mirror output port, "
-                     "dropping what it receives", in->name);
-        return false;
-    }
-    if (!ctx->depth) {
-        /* Input mirroring sees the packet as received. */
-        xlate_mirror(ctx, in, mirror_port_src(ctx->mirror_cfg, in->port_no));
-    }
-    return true;
 }
 
 /* Outputs a frame of 'vlan' to 'port', tagged or not as the port wants
@@ -889,7 +692,7 @@ xlate_rule_set(struct xlate_ctx *ctx, const struct ofpact *oa)
 /* Looks the packet up in the rule table and carries out the actions of
  * the rule that matches; drops if none does.  A bridge without rules is a
  * plain NORMAL switch. */
-static void
+void
 xlate_rules(struct xlate_ctx *ctx)
 {
     const struct rule_table *table = ofproto_get_rules(ctx->ofproto);
@@ -956,105 +759,6 @@ xlate_rules(struct xlate_ctx *ctx)
     }
 }
 
-/* Patch ports. */
-
-/* Outputs the packet as it is now to patch port 'port': it is received on
- * the peer port of the peer bridge, which translates it there and then,
- * into actions that run on a copy (DP_ACTION_PATCH), so that what that
- * bridge does to the packet does not change what this one outputs next.
- * The packet enters each bridge at most once per translation: a patch
- * that would lead back into a bridge it was in drops that copy, so patch
- * ports can form no loop, and two patches between the same two bridges
- * deliver it once. */
-static void
-xlate_patch_output(struct xlate_ctx *ctx, const struct ofproto_port *port)
-{
-    struct ofproto *peer = port->patch_peer;
-    struct rule_stats *rule_stats = ctx->out->rule_stats;
-    struct xlate_ctx saved = *ctx;
-    char port_s[XLATE_PORT_STRING_SIZE];
-    struct dp_action a;
-    uint32_t at;
-
-    if (!peer) {
-        COVERAGE_INC(patch_drop_no_peer);
-        xlate_report(ctx, "patch: port %s has no peer, dropping",
-                     port->name);
-        return;
-    }
-    if (ctx->bridges & (UINT64_C(1) << peer->index)) {
-        COVERAGE_INC(patch_drop_bridge_visited);
-        xlate_report(ctx, "patch: port %s leads back into bridge %s, which "
-                     "this packet was in already, dropping", port->name,
-                     peer->name);
-        return;
-    }
-    if (ctx->depth >= XLATE_MAX_PATCH_DEPTH) {
-        COVERAGE_INC(patch_drop_too_deep);
-        xlate_report(ctx, "patch: port %s: %d patch ports in a row, "
-                     "dropping", port->name, ctx->depth);
-        return;
-    }
-
-    dp_action_init(&a, DP_ACTION_PATCH);
-    a.port = port->port_no;
-    a.patch.peer = port->patch_peer_port;
-    at = ctx->out->n_actions;
-    xlate_emit(ctx, &a);
-    if (ctx->error) {
-        return;
-    }
-    ctx->ofproto = peer;
-    ctx->ports = ofproto_ports_get(peer);
-    ctx->mirror_cfg = mirror_config_get(peer);
-    ctx->mirrored = 0;          /* Each bridge mirrors on its own. */
-    ctx->flow.in_port = port->patch_peer_port;
-    ctx->bridges |= UINT64_C(1) << peer->index;
-    ctx->depth++;
-    ctx->flooding = false;      /* The peer bridge decides for itself. */
-    xlate_report(ctx, "patch: %s crosses to bridge %s, in_port %s",
-                 port->name, peer->name,
-                 xlate_port_string(ctx, port->patch_peer_port, port_s));
-    xlate_rules(ctx);
-    ctx->out->actions[at].patch.n_nested = ctx->out->n_actions - at - 1;
-
-    /* Back in this bridge, with the packet as it was before the copy.
-     * The flow keeps crediting this bridge's rule. */
-    ctx->ofproto = saved.ofproto;
-    ctx->ports = saved.ports;
-    ctx->mirror_cfg = saved.mirror_cfg;
-    ctx->mirrored = saved.mirrored;
-    ctx->flow = saved.flow;
-    ctx->vlan_known = saved.vlan_known;
-    ctx->vlan_tci = saved.vlan_tci;
-    ctx->depth = saved.depth;
-    ctx->flooding = saved.flooding;
-    ctx->out->rule_stats = rule_stats;
-    xlate_report(ctx, "patch: back in bridge %s", ctx->ofproto->name);
-}
-
-/* A copy made for a patch crossing that no action follows is not needed:
- * the packet is not used afterwards.  Makes such a crossing (the last of
- * the 'n' actions of 'actions', and so on inside it) run in place. */
-static void
-xlate_patch_unnest_tail(struct dp_action *actions, uint32_t n)
-{
-    uint32_t last = UINT32_MAX;
-
-    for (uint32_t i = 0; i < n; i++) {
-        last = i;
-        if (actions[i].type == DP_ACTION_PATCH) {
-            i += actions[i].patch.n_nested;
-        }
-    }
-    if (last != UINT32_MAX && actions[last].type == DP_ACTION_PATCH
-        && last + 1 + actions[last].patch.n_nested == n) {
-        xlate_patch_unnest_tail(&actions[last + 1],
-                                actions[last].patch.n_nested);
-        actions[last].patch.n_nested = 0;
-    }
-}
-
 /* Translation entry points. */
 
 /* Translates 'flow' into 'out'.  Stores in '*normal_ranp' (if nonnull)
@@ -1085,15 +789,7 @@ xlate__(struct ofproto *ofproto, const struct flow *flow, bool learn,
     out->trace[0] = '\0';
 
     xlate_rules(&ctx);
-    if (ctx.unmirror_end && ctx.unmirror_end == out->n_actions) {
-        /* Nothing follows the last mirror copy: no tag to put back. */
-        out->n_actions = ctx.unmirror_start;
-    }
-    if (ctx.n_mirrors_used) {
-        out->rule_stats = mirror_credit_get(out->rule_stats,
-                                            ctx.mirrors_used,
-                                            ctx.n_mirrors_used);
-    }
+    xlate_mirror_finish(&ctx);
     xlate_patch_unnest_tail(out->actions, out->n_actions);
     out->bridges = ctx.bridges;
 

@@ -3,8 +3,9 @@
 #
 # Differential test of NORMAL forwarding, for tests/system/test-normal-diff.sh:
 # the same script of frames goes through pmdswitch and through Open
-# vSwitch's userspace datapath, both configured with the same five-port
-# VLAN bridge, and the deliveries are compared.
+# vSwitch's userspace datapath, both configured with the same nine-port
+# VLAN bridge (five ports that NORMAL uses, four mirror output ports), and
+# the deliveries are compared, mirror copies included.
 #
 #   normal-diff.py run --hosts NS:IF,... --out FILE [--settle CMD]
 #       Sends the script, frame by frame, from the hosts (network namespace
@@ -63,6 +64,7 @@ def mac(n):
 
 
 A, B, C, D, E, U = mac(0xa), mac(0xb), mac(0xc), mac(0xd), mac(0xe), mac(0x99)
+F = mac(0xf)
 BCAST = b"\xff" * 6
 MCAST4 = bytes.fromhex("01005e0000fb")
 MCAST6 = bytes.fromhex("333300000001")
@@ -72,10 +74,20 @@ def tci(vid, pcp=0, dei=0):
     return (pcp << 13) | (dei << 12) | vid
 
 
-# The script.  Hosts 1-5 sit on the ports of this bridge (as configured by
+# The script.  Hosts 1-9 sit on the ports of this bridge (as configured by
 # test-normal-diff.sh, the same in both switches):
 #   1: access 10       2: access 10       3: access 20
 #   4: trunk 10,20     5: native-untagged 10, trunks 20
+# and, as the output ports of its mirrors (m0..m5), reserved from NORMAL:
+#   6: access 30, for m0 (from 1, to 3) and m1 (from 2, to 1)
+#   7: trunk, for m2 (to 4) and m3 (from 4 and 5, VLAN 10 only)
+#   8: native-untagged 20, for m4 (every port, VLAN 20 only)
+#   9: native-tagged 10, for m5 (every port)
+# so every frame is also a mirror case: what each output port emits shows
+# which mirrors copied it, as received or as sent, and with which tags.
+# select_all selects the mirror output ports too, in both switches: a copy
+# m0 or m1 sends to 6 is a frame sent on 6, which m5 copies to 9 in 6's
+# VLAN, 30, unless m5 copied the frame already.
 # Each entry: name, sending host, destination, source, tags (outer
 # first, as (TPID, TCI)), and the ethertype or 802.3 length and payload
 # prefix that follow.
@@ -152,6 +164,15 @@ SCRIPT = [
     ("multicast-source", 2, BCAST, bytes.fromhex("0100000000aa"), (),
      (EXPERIMENTAL, b"")),
     ("to-multicast-source", 1, bytes.fromhex("0100000000aa"), A, (),
+     (EXPERIMENTAL, b"")),
+    # Mirrors: a mirror output port's frames are dropped and not learned.
+    ("mirror-out-receives", 6, BCAST, F, (), (EXPERIMENTAL, b"")),
+    ("to-mac-only-on-mirror-out", 1, F, A, (), (EXPERIMENTAL, b"")),
+    # To a known MAC on the trunk: m3 copies to 7 as received and m2, with
+    # the same output, does not copy again as sent; in VLAN 20 m3 does not
+    # select the frame, so m2 copies it as sent.
+    ("native-10-to-trunk-known", 5, D, E, (), (EXPERIMENTAL, b"")),
+    ("native-20-pcp-to-trunk-known", 5, D, E, ((Q, tci(20, pcp=5)),),
      (EXPERIMENTAL, b"")),
 ]
 
