@@ -382,6 +382,9 @@ struct metrics_server {
 /* Requests bigger than this are refused: a scrape is a bare GET. */
 #define METRICS_MAX_HEADERS_SIZE 8192
 
+/* A scrape has no body; a small one still gets a 405, a larger a 413. */
+#define METRICS_MAX_BODY_SIZE 1024
+
 /* A client that sends nothing for this long is dropped. */
 #define METRICS_TIMEOUT_S 10
 
@@ -399,12 +402,33 @@ metrics_reply_text__(struct evhttp_request *req, int code,
     evbuffer_free(buf);
 }
 
+/* Answers 405 and returns false unless 'req' is a GET or a HEAD. */
+static bool
+metrics_check_method__(struct evhttp_request *req)
+{
+    static const char msg[] = "only GET and HEAD\n";
+    enum evhttp_cmd_type method = evhttp_request_get_command(req);
+
+    if (method == EVHTTP_REQ_GET || method == EVHTTP_REQ_HEAD) {
+        return true;
+    }
+    evhttp_add_header(evhttp_request_get_output_headers(req), "Allow",
+                      "GET, HEAD");
+    metrics_reply_text__(req, 405, "Method Not Allowed", "text/plain", msg,
+                         sizeof msg - 1);
+    return false;
+}
+
 /* GET /metrics. */
 static void
 metrics_handle_metrics__(struct evhttp_request *req, void *ms_)
 {
     struct metrics_server *ms = ms_;
     struct ds out = DS_EMPTY_INITIALIZER;
+
+    if (!metrics_check_method__(req)) {
+        return;
+    }
 
     metrics_format(ms->dp, &out);
     metrics_reply_text__(req, HTTP_OK, "OK",
@@ -421,6 +445,9 @@ metrics_handle_other__(struct evhttp_request *req, void *ms OVS_UNUSED)
     static const char missing[] = "not found: metrics are at /metrics\n";
     const char *path = evhttp_uri_get_path(evhttp_request_get_evhttp_uri(req));
 
+    if (!metrics_check_method__(req)) {
+        return;
+    }
     if (path && !strcmp(path, "/")) {
         metrics_reply_text__(req, HTTP_OK, "OK", "text/plain", index,
                              sizeof index - 1);
@@ -440,9 +467,14 @@ metrics_server_create(struct event_base *base, struct dp *dp)
     if (!ms->http) {
         ovs_fatal(0, "metrics: cannot create the HTTP server");
     }
-    evhttp_set_allowed_methods(ms->http, EVHTTP_REQ_GET | EVHTTP_REQ_HEAD);
+    /* Other methods reach the handlers, which answer 405 with "Allow";
+     * libevent itself would answer 501 to those it is not told of. */
+    evhttp_set_allowed_methods(ms->http, EVHTTP_REQ_GET | EVHTTP_REQ_HEAD
+                               | EVHTTP_REQ_POST | EVHTTP_REQ_PUT
+                               | EVHTTP_REQ_DELETE | EVHTTP_REQ_OPTIONS
+                               | EVHTTP_REQ_PATCH);
     evhttp_set_max_headers_size(ms->http, METRICS_MAX_HEADERS_SIZE);
-    evhttp_set_max_body_size(ms->http, 0);
+    evhttp_set_max_body_size(ms->http, METRICS_MAX_BODY_SIZE);
     evhttp_set_timeout(ms->http, METRICS_TIMEOUT_S);
     evhttp_set_cb(ms->http, "/metrics", metrics_handle_metrics__, ms);
     evhttp_set_gencb(ms->http, metrics_handle_other__, ms);

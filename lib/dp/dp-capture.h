@@ -30,7 +30,8 @@ struct pmd;
 /* Why the datapath dropped a frame, as a capture names it. */
 #define DP_DROP_REASONS(X)                                                 \
     X(UPCALL_FAILED, "upcall_failed", "the slow path could not decide it") \
-    X(FLOW_ACTION, "flow_action", "its flow's actions drop it")           \
+    X(FLOW_ACTION, "flow_action", "its flow drops it: a drop rule, no "    \
+      "rule matching, or NORMAL")                                         \
     X(PORT_DOWN, "port_down", "the output port's link is down")           \
     X(PORT_GONE, "port_gone", "the output port was removed or is "        \
       "missing")                                                          \

@@ -9,8 +9,8 @@
 # and answers a query for a port counter that ping traffic moved, and for
 # a PMD counter.  Then the address moves through config/reload, a reload
 # onto an address already taken fails and leaves the old one serving,
-# `other-config/set metrics-address=` turns the server off, and paths
-# other than /metrics and / are 404.
+# `other-config/set metrics-address=` turns the server off, paths other
+# than /metrics and / are 404, and methods other than GET and HEAD 405.
 set -euo pipefail
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -140,6 +140,17 @@ ps_info "the address follows config/reload and other-config/set"
 ps_assert_eq "HTTP status of /nothing" 404 \
     "$(http_get "http://$METRICS/nothing" | head -1)"
 ps_assert_eq "HTTP status of /" 200 "$(http_get "http://$METRICS/" | head -1)"
+allow=$(python3 - "$METRICS" <<'EOF'
+import http.client
+import sys
+host, port = sys.argv[1].rsplit(":", 1)
+c = http.client.HTTPConnection(host, int(port), timeout=5)
+c.request("POST", "/metrics", body=b"x")
+r = c.getresponse()
+print(r.status, r.getheader("Allow"))
+EOF
+)
+ps_assert_eq "POST /metrics" "405 GET, HEAD" "$allow"
 MOVED=127.0.0.1:$(free_port)
 ps_write_config "$CONFIG" "$PS_TPACKET" p1=smet-a-sw p2=smet-b-sw \
     "+metrics-address=$MOVED"
