@@ -119,6 +119,11 @@ if ! grep -q 'deb-systemd-invoke .*pmdswitch\.service' \
     ps_fail "postinst does not start pmdswitch.service"
 fi
 ps_info "ok: unit, enabled and started by postinst"
+# Purging removes the logs and runtime state as well; the unit goes too.
+grep -q '^    rm -rf /var/log/pmdswitch /run/pmdswitch /run/lock/pmdswitch$' \
+    "$WORK/control/postrm" || ps_fail "postrm does not remove the logs on purge"
+grep -q "deb-systemd-helper purge '*pmdswitch\.service" "$WORK/control/postrm" ||
+    ps_fail "postrm does not purge the unit's state"
 
 COMPLETION=$ROOT/usr/share/bash-completion/completions/pmdswitch-appctl
 [[ -f $COMPLETION ]] || ps_fail "no bash completion"
