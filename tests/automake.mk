@@ -13,6 +13,8 @@ UNIT_TESTS = \
 	tests/test-ds \
 	tests/test-emc \
 	tests/test-flow-compose \
+	tests/test-gro \
+	tests/test-gso \
 	tests/test-dp-flow \
 	tests/test-hash \
 	tests/test-json-pos \
@@ -102,6 +104,10 @@ tests_test_cni_conf_SOURCES = tests/test-cni-conf.c utilities/cni-conf.c \
 	utilities/cni.h
 tests_test_cni_conf_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
 tests_test_cni_conf_LDADD = $(PMD_LIBS)
+tests_test_gro_SOURCES = tests/test-gro.c tests/gso-test.h tests/dp-test.h
+tests_test_gro_LDADD = $(PMD_LIBS)
+tests_test_gso_SOURCES = tests/test-gso.c tests/gso-test.h
+tests_test_gso_LDADD = $(PMD_LIBS)
 tests_test_metrics_SOURCES = tests/test-metrics.c
 tests_test_metrics_LDADD = $(PMD_LIBS)
 tests_test_config_SOURCES = tests/test-config.c

@@ -109,7 +109,7 @@ if [ "${PMDSWITCH_SKIP_SANITIZERS:-}" != 1 ]; then
     # that only push steady streams through paths the others cover too.
     sanitized_suite "address,undefined sanitizers" _build-asan \
         address,undefined --mode tpacket afxdp appctl capture errors \
-        faults-frames bridges live-config mac-move metrics pmd-stats \
+        faults-frames bridges gso live-config mac-move metrics pmd-stats \
         reconfig-soak rules service tap tour trace vlan
     # The threaded parts: every unit test (RCU readers against writers,
     # PMD requests) and the system tests that drive the PMD and control

@@ -1384,7 +1384,9 @@ static bool spread_map_set;
  * its second word); each queue's status must count its own frames. */
 /* How many of the frames a small-ring case may see the kernel drop (as
  * 1 in N): a sanitized build reads the rings several times slower. */
-#if defined(__SANITIZE_THREAD__) || defined(__SANITIZE_ADDRESS__)
+#if defined(__SANITIZE_THREAD__)
+#define SMALL_RING_DROPS_1_IN 8
+#elif defined(__SANITIZE_ADDRESS__)
 #define SMALL_RING_DROPS_1_IN 16
 #else
 #define SMALL_RING_DROPS_1_IN 64
@@ -1412,7 +1414,8 @@ flow_spread_case(const char *mode, int n_rxq)
     /* Rings of 4 blocks (more than 8 queues) in throughput mode: now and
      * then the kernel finds a queue's next block still held and drops a
      * few frames (2 to 4 of 512 in about one run of five on 2 cores, up
-     * to 14 under the thread sanitizer).
+     * to 33 under the thread sanitizer, when other builds load the
+     * machine).
      * Those must be counted, and none of the others lost, duplicated,
      * reordered or moved to another queue. */
     small_rings = mode && !strcmp(mode, "throughput") && n_rxq > 8;

@@ -207,6 +207,14 @@ static const char *const pmd_stat_help[PMD_N_STATS] = {
                                   "member.",
     [PMD_STAT_DROP_PORT_DOWN] = "Frames dropped: output port's link "
                                 "down.",
+    [PMD_STAT_GSO_FRAMES] = "GSO frames segmented in software for a port "
+                            "that cannot take them.",
+    [PMD_STAT_GSO_SEGMENTS] = "Segments made from GSO frames.",
+    [PMD_STAT_DROP_GSO] = "GSO frames dropped: they could not be "
+                          "segmented.",
+    [PMD_STAT_GRO_FRAMES] = "GSO frames merged from TCP segments for a "
+                            "port that takes them.",
+    [PMD_STAT_GRO_SEGMENTS] = "TCP segments merged into those frames.",
 };
 
 /* The counters of every PMD of 'dp', since it started. */

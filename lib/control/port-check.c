@@ -180,18 +180,20 @@ port_check_rules__(const struct port_check_facts *f,
                          ? ", or use xdp-mode native" : "");
     }
 
-    /* An afxdp port cannot send a GSO frame (no offload metadata) and
-     * counts it as too_big: TCP from a TSO sender on another port of the
-     * bridge to that port stalls. */
+    /* An afxdp port cannot send a GSO frame (no offload metadata): the
+     * PMD cuts those from a TSO sender on another port of the bridge in
+     * software (dp/tx-gso.c).  That works; it only moves the work from
+     * the sender's core to the switch's. */
     if (sender && f->provider != PORT_CHECK_AFXDP && f->afxdp_neighbour
         && port_check_on__(sender, NETDEV_OFFLOAD_TSO)) {
         port_check_add__(out, PORT_CHECK_PEER_TSO_TO_AFXDP,
-                         PORT_CHECK_ERROR,
-                         "%s %s has TSO on and its GSO frames cannot go "
-                         "out of afxdp port %s of the same bridge (counted "
-                         "as too_big), so TCP from it to there stalls: run "
-                         "'%sethtool -K %s tso off'", slabel, sname,
-                         f->afxdp_neighbour, where, sname);
+                         PORT_CHECK_NOTE,
+                         "%s %s has TSO on: its GSO frames to afxdp port "
+                         "%s of the same bridge are cut into segments on "
+                         "the switch's core (gso_segments in "
+                         "pmd-stats-show); to have the sender cut them "
+                         "instead, run '%sethtool -K %s tso off'", slabel,
+                         sname, f->afxdp_neighbour, where, sname);
     }
 
     /* veth drops a frame longer than the receiving end's MTU that is not

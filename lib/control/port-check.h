@@ -66,7 +66,8 @@ enum port_check_code {
     PORT_CHECK_PEER_NOT_FOUND,  /* Nor could the veth peer. */
     PORT_CHECK_PEER_TX_CSUM,    /* Checksum-partial frames, no metadata. */
     PORT_CHECK_PEER_TSO_AFXDP,  /* GSO frames into 4 KB UMEM frames. */
-    PORT_CHECK_PEER_TSO_TO_AFXDP, /* GSO frames for an afxdp port. */
+    PORT_CHECK_PEER_TSO_TO_AFXDP, /* GSO frames for an afxdp port, cut
+                                   * by the PMD. */
     PORT_CHECK_PEER_MTU,        /* Peer MTU above the port's. */
     PORT_CHECK_AFXDP_NO_XDP,    /* No XDP program on an afxdp port. */
     PORT_CHECK_FOREIGN_XDP,     /* XDP on a packet-socket or tap port. */

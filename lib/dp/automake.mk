@@ -9,6 +9,10 @@ lib_libpmdswitch_a_SOURCES += \
 	lib/dp/dp.c \
 	lib/dp/dp-capture.c \
 	lib/dp/dp-capture.h \
+	lib/dp/tx-gro.c \
+	lib/dp/tx-gro.h \
+	lib/dp/tx-gso.c \
+	lib/dp/tx-gso.h \
 	lib/dp/dp.h \
 	lib/dp/pipeline.c \
 	lib/dp/pipeline.h \

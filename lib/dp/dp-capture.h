@@ -36,7 +36,9 @@ struct pmd;
     X(PORT_GONE, "port_gone", "the output port was removed or is "        \
       "missing")                                                          \
     X(BOND_OUTPUT, "bond_output", "the bond has no enabled member")       \
-    X(ACTION_EXEC, "action_exec", "its actions could not be carried out")
+    X(ACTION_EXEC, "action_exec", "its actions could not be carried out") \
+    X(GSO, "gso", "a GSO frame the output port cannot take could not be "   \
+      "segmented")
 
 enum dp_drop_reason {
 #define DP_DROP_ENUM__(NAME, STR, WHY) DP_DROP_##NAME,

@@ -17,6 +17,7 @@
 #include "dp/dp.h"
 
 #include <errno.h>
+#include <linux/if_tun.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -38,6 +39,16 @@
 #include "base/vlog.h"
 
 VLOG_DEFINE_THIS_MODULE(dp_port);
+
+/* Taps' UDP segmentation offloads, which kernel headers before 6.2 do not
+ * name. */
+#ifdef TUN_F_USO4
+#define DP_TUN_F_USO4 TUN_F_USO4
+#define DP_TUN_F_USO6 TUN_F_USO6
+#else
+#define DP_TUN_F_USO4 0x20
+#define DP_TUN_F_USO6 0x40
+#endif
 
 COVERAGE_DEFINE(port_open_no_fds);
 
@@ -158,6 +169,32 @@ dp_port_set_promisc(struct dp_port *port)
     }
 }
 
+
+/* The GSO frames 'netdev' takes whole: every kind on a packet socket (the
+ * kernel segments what its device cannot), what a tap negotiated, none
+ * where frames carry no offload metadata (afxdp, dummy). */
+static uint8_t
+dp_port_tx_gso__(const struct netdev *netdev)
+{
+    struct netdev_offloads off;
+    uint8_t gso = 0;
+
+    netdev_get_offloads(netdev, &off);
+    if (!off.vnet_hdr) {
+        return 0;
+    }
+    if (!off.tun) {
+        return DP_PORT_GSO_ALL;
+    }
+    if (off.tun_offloads & (TUN_F_TSO4 | TUN_F_TSO6)) {
+        gso |= DP_PORT_GSO_TCP;
+    }
+    if (off.tun_offloads & (DP_TUN_F_USO4 | DP_TUN_F_USO6)) {
+        gso |= DP_PORT_GSO_UDP;
+    }
+    return gso;
+}
+
 /* Opens a netdev of provider 'type' for 'port' (not published yet) and
  * its rx queues.  'replaces' is the port of the dp that has the interface
  * open and goes once this one is attached (NULL: none): the new netdev
@@ -206,6 +243,7 @@ dp_port_open_netdev(struct dp *dp, struct dp_port *port, const char *type,
         return err;
     }
     port->ifindex = netdev_get_ifindex(port->netdev);
+    port->tx_gso = dp_port_tx_gso__(port->netdev);
     port->n_rxqs = netdev_n_rxq(port->netdev);
     port->rxqs = xcalloc(port->n_rxqs, sizeof *port->rxqs);
     for (int q = 0; q < port->n_rxqs; q++) {

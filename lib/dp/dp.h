@@ -71,6 +71,11 @@ enum dp_port_state {
  * ('ifname' is ""); it is a port of the slow path.  Each of its members
  * is an ordinary port named after its interface, with 'bond_port_no' set,
  * that the slow path maps to the bond. */
+/* The GSO frames a port's netdev takes whole (dp_port 'tx_gso'). */
+#define DP_PORT_GSO_TCP (1 << 0)        /* TCP over IPv4 and IPv6. */
+#define DP_PORT_GSO_UDP (1 << 1)        /* UDP segmentation (USO). */
+#define DP_PORT_GSO_ALL (DP_PORT_GSO_TCP | DP_PORT_GSO_UDP)
+
 struct dp_port {
     uint16_t port_no;           /* Index in dp->ports. */
     char *name;                 /* Port name from the config. */
@@ -81,6 +86,11 @@ struct dp_port {
     /* Control thread writes (relaxed atomic), PMDs read. */
     bool tx_down;               /* Its link is down: output to it is
                                  * dropped and counted (tx_port_down). */
+
+    /* Set before the port is published, then read only. */
+    uint8_t tx_gso;             /* DP_PORT_GSO_*: GSO frames its netdev
+                                 * takes whole; others are segmented in
+                                 * software (tx-gso.c). */
 
     /* Control thread only. */
     char *ifname;               /* The kernel interface it stands for. */

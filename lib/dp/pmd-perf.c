@@ -111,6 +111,14 @@ pmd_perf_format_ovs(const uint64_t c[PMD_N_STATS], int core_id,
     append__(buf, size, &ofs,
              "  upcalls over flow limit (no megaflow): %"PRIu64"\n",
              c[PMD_STAT_OVER_FLOW_LIMIT]);
+    append__(buf, size, &ofs, "  GSO frames segmented: %"PRIu64" (into %"
+             PRIu64" segments)\n", c[PMD_STAT_GSO_FRAMES],
+             c[PMD_STAT_GSO_SEGMENTS]);
+    append__(buf, size, &ofs, "  dropped, could not segment: %"PRIu64"\n",
+             c[PMD_STAT_DROP_GSO]);
+    append__(buf, size, &ofs, "  TCP segments merged: %"PRIu64" (into %"
+             PRIu64" frames)\n", c[PMD_STAT_GRO_SEGMENTS],
+             c[PMD_STAT_GRO_FRAMES]);
     return ofs;
 }
 

@@ -55,7 +55,14 @@ struct json_t;
     X(CLONE_POOL_DRY, "clone_pool_dry")  /* Early tx flushes: no clone. */\
     X(DROP_ACTION_EXEC, "drop_action_exec") /* Actions could not run. */  \
     X(DROP_BOND_OUTPUT, "drop_bond_output") /* Bond with no enabled member. */\
-    X(DROP_PORT_DOWN, "drop_port_down")  /* Output port's link is down. */
+    X(DROP_PORT_DOWN, "drop_port_down")  /* Output port's link is down. */\
+    X(GSO_FRAMES, "gso_frames")          /* GSO frames cut in software. */\
+    X(GSO_SEGMENTS, "gso_segments")      /* Segments they made. */       \
+    X(DROP_GSO, "drop_gso")              /* GSO frames that could not be \
+                                          * segmented. */                \
+    X(GRO_FRAMES, "gro_frames")          /* Frames merged from TCP       \
+                                          * segments. */                 \
+    X(GRO_SEGMENTS, "gro_segments")      /* Segments merged into them. */
 
 enum pmd_stat_type {
 #define PMD_STAT_ENUM__(NAME, STR) PMD_STAT_##NAME,

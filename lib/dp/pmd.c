@@ -20,6 +20,8 @@
 #include "ofproto/bond.h"
 #include "dp/dp.h"
 #include "dp/dp-capture.h"
+#include "dp/tx-gro.h"
+#include "dp/tx-gso.h"
 #include "classifier/dpcls.h"
 #include "packet/miniflow.h"
 #include "netdev/netdev.h"
@@ -81,6 +83,8 @@ pmd_create(struct dp *dp, int core_id)
     pmd->tx_down = xzalloc_cacheline(DP_MAX_PORTS * sizeof *pmd->tx_down);
     dp_actions_clone_pool_init(&pmd->clones, DP_ACTIONS_CLONE_POOL_SIZE,
                         DP_ACTIONS_CLONE_FRAME_MAX);
+    tx_gso_init(&pmd->tx_gso);
+    tx_gro_init(&pmd->tx_gro);
     return pmd;
 }
 
@@ -129,6 +133,8 @@ pmd_destroy(struct pmd *pmd)
     free(pmd->patch);
     free(pmd->tx_down);
     dp_actions_clone_pool_uninit(&pmd->clones);
+    tx_gso_uninit(&pmd->tx_gso);
+    tx_gro_uninit(&pmd->tx_gro);
     free(pmd);
 }
 
@@ -180,7 +186,14 @@ pmd_send__(struct pmd *pmd, uint16_t port_no, struct dp_batch *batch)
                          pmd->tx_down[port_no] + batch->count,
                          __ATOMIC_RELAXED);
         pmd_capture_drops__(cap, pmd, batch, DP_DROP_PORT_DOWN, port_no);
+    } else if (UNLIKELY(port && port->netdev
+                        && port->tx_gso != DP_PORT_GSO_ALL
+                        && tx_gso_needed(port, batch))) {
+        tx_gso_send(pmd, port, port_no, batch, cap);
     } else if (LIKELY(port && port->netdev)) {
+        if ((port->tx_gso & DP_PORT_GSO_TCP) && batch->count > 1) {
+            tx_gro_batch(pmd, batch);
+        }
         pmd_perf_add(&pmd->perf, PMD_STAT_SENT_PACKETS, batch->count);
         pmd_perf_add(&pmd->perf, PMD_STAT_SENT_BATCHES, 1);
         if (UNLIKELY(cap)) {

@@ -25,6 +25,8 @@
 #include "packet/miniflow.h"
 #include "dp/dp-actions-execute.h"
 #include "dp/pmd-perf.h"
+#include "dp/tx-gro.h"
+#include "dp/tx-gso.h"
 #include "dp/pmd-reval.h"
 #include "classifier/smc.h"
 
@@ -156,6 +158,8 @@ struct pmd {
     struct pmd_tx *tx;          /* DP_MAX_PORTS pending batches. */
     uint16_t dirty_tx[DP_MAX_PORTS]; /* Ports with a non-empty tx batch. */
     uint16_t n_dirty_tx;
+    struct tx_gso tx_gso;       /* Segment buffers (tx-gso.h). */
+    struct tx_gro tx_gro;       /* Merge state and buffers (tx-gro.h). */
     struct dp_actions_clone_pool clones; /* Copy-on-write packets; all unused
                                    * again after pmd_flush_tx(). */
     struct pmd_reval reval;     /* How far the flows reflect the slow

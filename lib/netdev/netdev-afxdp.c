@@ -39,9 +39,11 @@
  * the no-locks rule of the hot path, as in Open vSwitch's afxdp provider:
  * with one PMD per socket the lock is never contended.
  *
- * AF_XDP carries no offload metadata.  A GSO frame (DP_PACKET_F_VNET with
- * a GSO type) or one larger than NETDEV_AFXDP_MAX_FRAME is dropped and
- * counted in tx_too_big; a checksum-partial frame from another port gets
+ * AF_XDP carries no offload metadata.  The datapath cuts GSO frames for
+ * this port before they get here (dp/tx-gso.c, as the port's netdev
+ * reports no vnet header); one that comes anyway, or one larger than
+ * NETDEV_AFXDP_MAX_FRAME, is dropped and counted in tx_too_big; a
+ * checksum-partial frame from another port gets
  * its checksum finished in software as it is copied into the UMEM (one
  * that points outside itself counts in tx_errors).  The other way there
  * is no help: checksum-partial frames received here carry no flag at all,
@@ -82,6 +84,7 @@
 #include <xdp/xsk.h>
 #include "base/util.h"
 #include "base/vlog.h"
+#include "packet/csum.h"
 
 VLOG_DEFINE_THIS_MODULE(netdev_afxdp);
 
@@ -728,21 +731,9 @@ netdev_afxdp_finish_csum__(uint8_t *frame, uint32_t size,
                            const struct virtio_net_hdr *vnet)
 {
     uint8_t *field = frame + vnet->csum_start + vnet->csum_offset;
-    uint32_t i = vnet->csum_start;
-    uint64_t sum = 0;
-    uint16_t csum;
+    uint16_t csum = csum_finish(csum_add(0, frame + vnet->csum_start,
+                                         size - vnet->csum_start));
 
-    for (; i + 1 < size; i += 2) {
-        sum += (frame[i] << 8) | frame[i + 1];
-    }
-    if (i < size) {
-        sum += frame[i] << 8;
-    }
-    while (sum >> 16) {
-        sum = (sum & 0xffff) + (sum >> 16);
-    }
-    csum = ~sum;
-    csum = csum ? csum : 0xffff;
     field[0] = csum >> 8;
     field[1] = csum;
 }

@@ -150,10 +150,14 @@ mirror_config_create(const struct mirror_settings *s, size_t n,
         }
         sel->n_srcs = s[i].n_srcs;
         sel->srcs = xcalloc(s[i].n_srcs + 1, sizeof *sel->srcs);
-        memcpy(sel->srcs, s[i].srcs, s[i].n_srcs * sizeof *sel->srcs);
+        if (s[i].n_srcs) {
+            memcpy(sel->srcs, s[i].srcs, s[i].n_srcs * sizeof *sel->srcs);
+        }
         sel->n_dsts = s[i].n_dsts;
         sel->dsts = xcalloc(s[i].n_dsts + 1, sizeof *sel->dsts);
-        memcpy(sel->dsts, s[i].dsts, s[i].n_dsts * sizeof *sel->dsts);
+        if (s[i].n_dsts) {
+            memcpy(sel->dsts, s[i].dsts, s[i].n_dsts * sizeof *sel->dsts);
+        }
         if (sel->select_all) {
             mc->all |= bit;
         }

@@ -1,6 +1,8 @@
 # lib/packet: the packet layer: buffers, wire formats, parsing, hashing.
 lib_libpmdswitch_a_SOURCES += \
 	lib/packet/crc32c.c \
+	lib/packet/csum.c \
+	lib/packet/csum.h \
 	lib/packet/crc32c.h \
 	lib/packet/dp-actions.h \
 	lib/packet/dp-actions-format.c \
@@ -13,6 +15,10 @@ lib_libpmdswitch_a_SOURCES += \
 	lib/packet/flow.h \
 	lib/packet/flow-format.c \
 	lib/packet/flow-format.h \
+	lib/packet/gro.c \
+	lib/packet/gro.h \
+	lib/packet/gso.c \
+	lib/packet/gso.h \
 	lib/packet/hash.c \
 	lib/packet/hash.h \
 	lib/packet/miniflow.c \

@@ -55,8 +55,10 @@ block_put__(struct pcapng_block *b, const void *p, size_t n)
         b->allocated = MAX(b->allocated * 2, b->len + n + 64);
         b->buf = xrealloc(b->buf, b->allocated);
     }
-    memcpy(b->buf + b->len, p, n);
-    b->len += n;
+    if (n) {                    /* 'p' may be NULL then. */
+        memcpy(b->buf + b->len, p, n);
+        b->len += n;
+    }
 }
 
 static void

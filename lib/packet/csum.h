@@ -1,0 +1,41 @@
+/*
+ * Copyright (c) 2026 The pmdswitch authors.
+ * SPDX-License-Identifier: Apache-2.0
+ *
+ * The Internet checksum (RFC 1071) over bytes in network order: a running
+ * 32-bit sum of 16-bit words, folded and complemented at the end.  For
+ * what finishes a checksum in software: segmentation (gso.h) and ports
+ * that cannot carry a checksum-partial frame.
+ */
+#ifndef CSUM_H
+#define CSUM_H 1
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Adds the 'size' bytes at 'data' to 'sum' as big-endian 16-bit words
+ * (an odd last byte is the high half of a word) and returns the new sum,
+ * not folded.  Sums of pieces add up only when every piece but the last
+ * has an even size. */
+uint32_t csum_add(uint32_t sum, const void *data, size_t size);
+
+/* Folds 'sum' into 16 bits. */
+static inline uint16_t
+csum_fold(uint32_t sum)
+{
+    sum = (sum & 0xffff) + (sum >> 16);
+    sum = (sum & 0xffff) + (sum >> 16);
+    return sum;
+}
+
+/* The checksum field for 'sum': folded and complemented, 0 sent as 0xffff
+ * (which UDP needs, and TCP accepts), host order. */
+static inline uint16_t
+csum_finish(uint32_t sum)
+{
+    uint16_t csum = ~csum_fold(sum);
+
+    return csum ? csum : 0xffff;
+}
+
+#endif /* csum.h */
