@@ -955,7 +955,6 @@ bridge_setup_uninit(struct bridge_setup *s)
 {
     /* dp_test_destroy() also waits for the flows deleted meanwhile. */
     dp_test_destroy(s->dp, s->pmd);
-    dp_test_destroy(s->dp, NULL);
     free(s->frames);
     free(s->packets);
 }
@@ -1004,6 +1003,22 @@ upcall_run(void *aux, size_t *n_packets)
     pmd_destroy(s->pmd);
     s->pmd = pmd_create(s->dp, 0);
     s->expect = PMD_STAT_MISS;
+    cycles = bridge_run_batches(s);
+    *n_packets = s->n_batches * BATCH;
+    return cycles;
+}
+
+/* The same with the flow limit at 0: every packet an upcall whose flow
+ * is used for the packet alone and installed nowhere. */
+static uint64_t
+upcall_over_limit_run(void *aux, size_t *n_packets)
+{
+    struct bridge_setup *s = aux;
+    uint64_t cycles;
+
+    pmd_destroy(s->pmd);
+    s->pmd = pmd_create(s->dp, 0);
+    s->expect = PMD_STAT_OVER_FLOW_LIMIT;
     cycles = bridge_run_batches(s);
     *n_packets = s->n_batches * BATCH;
     return cycles;
@@ -1080,6 +1095,16 @@ bench_upcall(void)
              "new megaflow, %zu per run (NORMAL, %d ports, %zu rules)",
              s.n_batches * BATCH, BR_N_PORTS, ARRAY_SIZE(br_rules));
     bench_print_row("upcall", variant, &r, NULL);
+
+    /* Over the flow limit, where each packet's flow lives for its batch
+     * only. */
+    s.dp->settings.flow_limit = 0;
+    bench_measure(upcall_over_limit_run, &s, &r);
+    bridge_check(&s, "upcall over the flow limit", 100.0);
+    bench_print_row("upcall", "pipeline_process() over the flow limit "
+                    "(flow-limit 0): every packet an upcall, no megaflow",
+                    &r, NULL);
+    s.dp->settings.flow_limit = UINT32_MAX;
 
     /* The translation alone, on the same packets. */
     memset(&xaux, 0, sizeof xaux);

@@ -181,6 +181,8 @@ tests_test_dp_SOURCES = tests/test-dp.c
 tests_test_dp_LDADD = $(PMD_LIBS)
 tests_test_pipeline_SOURCES = tests/test-pipeline.c tests/dp-test.h
 tests_test_pipeline_LDADD = $(PMD_LIBS)
+# Counts the datapath's hash_rss() calls (see test_hash_once_and_flood()).
+tests_test_pipeline_LDFLAGS = $(AM_LDFLAGS) -Wl,--wrap=hash_rss
 tests_test_pmd_SOURCES = tests/test-pmd.c tests/dp-test.h
 tests_test_pmd_LDADD = $(PMD_LIBS)
 tests_test_pmd_perf_SOURCES = tests/test-pmd-perf.c

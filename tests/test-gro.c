@@ -268,7 +268,7 @@ test_batch(void)
     dp_batch_add(&batch, &s4->segs[3]);
     dp_batch_add(&batch, &s4->segs[2]);
     dp_batch_add(&batch, &s4->segs[4]);
-    tx_gro_batch(pmd, &batch);
+    tx_gro_batch(pmd, 1, &batch);
 
     /* [v4 0-2] [v6 0-1] ARP [v4 3] [v4 2] [v4 4]: the ARP frame closed
      * both groups, the retransmission closed v4's second. */
@@ -285,13 +285,15 @@ test_batch(void)
     pmd_perf_read(&pmd->perf, c);
     CHECK_INT(c[PMD_STAT_GRO_FRAMES], 2);
     CHECK_INT(c[PMD_STAT_GRO_SEGMENTS], 5);
+    CHECK_INT(pmd->tx_offload[1].gro_frames, 2);
+    CHECK_INT(pmd->tx_offload[1].gro_segments, 5);
 
     /* Nothing to merge: the batch is left as it was. */
     dp_batch_init(&batch);
     dp_batch_add(&batch, &s4->segs[0]);
     dp_batch_add(&batch, &arp);
     dp_batch_add(&batch, &s4->segs[1]);
-    tx_gro_batch(pmd, &batch);
+    tx_gro_batch(pmd, 1, &batch);
     CHECK_INT(batch.count, 3);
     CHECK(batch.packets[0] == &s4->segs[0] && batch.packets[1] == &arp
           && batch.packets[2] == &s4->segs[1], "unchanged");

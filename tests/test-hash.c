@@ -317,22 +317,6 @@ test_rss_spread(void)
     CHECK(lo >= 50 && hi <= 150, "bucket spread %d..%d around 100", lo, hi);
 }
 
-static void
-test_rss_counter(void)
-{
-    uint64_t before = hash_n_rss_computed();
-    struct flow flow;
-    int i;
-
-    flow_tcp4(&flow, 1, 2, 3, 4);
-    for (i = 0; i < 5; i++) {
-        rss_of(&flow, MAP_IPV4);
-    }
-    rss_of(&flow, 0);
-    CHECK(hash_n_rss_computed() - before == 6, "counter %"PRIu64,
-          hash_n_rss_computed() - before);
-}
-
 static uint32_t
 masked_of(const struct flow *flow, uint64_t map, const struct flow *mask,
           uint64_t mask_map)
@@ -428,7 +412,6 @@ main(void)
     test_rss_in_port();
     test_rss_fragments();
     test_rss_spread();
-    test_rss_counter();
     test_masked();
 
     return check_finish("test-hash");

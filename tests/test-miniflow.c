@@ -1595,23 +1595,6 @@ test_conversions(void)
 }
 
 static void
-test_counter(void)
-{
-    uint64_t before = miniflow_n_extracts();
-    struct netdev_flow_key key;
-    struct frame f;
-    int i;
-
-    case_udp4(&f);
-    for (i = 0; i < 7; i++) {
-        extract_exact(f.data, f.size, 1, false, &key);
-    }
-    extract_exact(f.data, 0, 1, false, &key);
-    CHECK(miniflow_n_extracts() - before == 8, "counter %"PRIu64,
-          miniflow_n_extracts() - before);
-}
-
-static void
 check_format(const char *what, const struct flow *flow,
              const struct flow *mask, const char *want)
 {
@@ -1763,7 +1746,6 @@ main(void)
     test_frames();
     test_literal_keys();
     test_conversions();
-    test_counter();
     test_format();
     test_random_frames();
 

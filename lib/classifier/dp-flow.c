@@ -88,9 +88,19 @@ dp_flow_create(const struct netdev_flow_key *key,
                const struct dp_action *actions, uint32_t n_actions,
                long long now)
 {
-    struct dp_flow *flow;
+    struct dp_flow *flow = xmalloc(DP_FLOW_SIZE(n_actions));
 
-    flow = xzalloc(sizeof *flow + n_actions * sizeof *flow->actions);
+    dp_flow_init(flow, key, mask, in_port, actions, n_actions, now);
+    return flow;
+}
+
+void
+dp_flow_init(struct dp_flow *flow, const struct netdev_flow_key *key,
+             const struct netdev_flow_key *mask, uint16_t in_port,
+             const struct dp_action *actions, uint32_t n_actions,
+             long long now)
+{
+    memset(flow, 0, DP_FLOW_SIZE(n_actions));
 
     /* The classifier rule gets the same masked key again from
      * dpcls_insert(); filling it here lets a flow that is not (yet) in a
@@ -111,7 +121,6 @@ dp_flow_create(const struct netdev_flow_key *key,
     if (n_actions) {
         memcpy(flow->actions, actions, n_actions * sizeof *flow->actions);
     }
-    return flow;
 }
 
 struct dp_flow *

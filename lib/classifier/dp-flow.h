@@ -157,6 +157,17 @@ struct dp_flow_dep_key {
 void dp_flow_table_init(struct dp_flow_table *);
 void dp_flow_table_uninit(struct dp_flow_table *);  /* Frees remaining flows. */
 
+/* Bytes a flow with 'n_actions' actions takes. */
+#define DP_FLOW_SIZE(N_ACTIONS) \
+    (sizeof(struct dp_flow) + (N_ACTIONS) * sizeof(struct dp_action))
+
+/* Fills the DP_FLOW_SIZE('n_actions') bytes at 'flow' as dp_flow_create()
+ * does, for a flow the caller keeps in storage of its own. */
+void dp_flow_init(struct dp_flow *flow, const struct netdev_flow_key *key,
+                  const struct netdev_flow_key *mask, uint16_t in_port,
+                  const struct dp_action *actions, uint32_t n_actions,
+                  long long now);
+
 /* Creates a flow with 'actions' that belongs to no table, for a packet
  * the slow path decided but that gets no megaflow (flow limit).  The
  * caller frees it with free() once the packet is processed. */

@@ -373,6 +373,18 @@ dp_show_port(const struct dp *dp, const struct dp_port *port,
         "tx_too_big", (json_int_t) s.tx_too_big,
         "tx_port_down", (json_int_t) s.tx_port_down,
         "tx_errors", (json_int_t) s.tx_errors);
+    json_object_set_new(obj, "tx_gro_segments",
+                        json_integer(s.tx_gro_segments));
+    json_object_set_new(obj, "tx_gro_frames", json_integer(s.tx_gro_frames));
+    json_object_set_new(obj, "tx_gso_frames", json_integer(s.tx_gso_frames));
+    json_object_set_new(obj, "tx_gso_segments",
+                        json_integer(s.tx_gso_segments));
+    if (s.tx_gro_segments || s.tx_gso_frames) {
+        ds_put_format(text, "      TX offload: merged %"PRIu64" segments "
+                      "into %"PRIu64" frames, cut %"PRIu64" frames into %"
+                      PRIu64" segments\n", s.tx_gro_segments,
+                      s.tx_gro_frames, s.tx_gso_frames, s.tx_gso_segments);
+    }
     if (member_of[0]) {
         json_object_set_new(obj, "bond", json_string(member_of));
     }

@@ -101,6 +101,17 @@ static const struct metrics_port_counter port_counters[] = {
     { NULL, NULL, "too_big", STAT(tx_too_big) },
     { NULL, NULL, "port_down", STAT(tx_port_down) },
     { NULL, NULL, "error", STAT(tx_errors) },
+    { "pmdswitch_port_tx_gro_segments_total",
+      "TCP segments merged into GSO frames on the way out.", NULL,
+      STAT(tx_gro_segments) },
+    { "pmdswitch_port_tx_gro_frames_total",
+      "GSO frames those segments were merged into.", NULL,
+      STAT(tx_gro_frames) },
+    { "pmdswitch_port_tx_gso_frames_total",
+      "GSO frames cut into segments on the way out.", NULL,
+      STAT(tx_gso_frames) },
+    { "pmdswitch_port_tx_gso_segments_total",
+      "Segments those frames were cut into.", NULL, STAT(tx_gso_segments) },
 };
 
 /* The ports of 'dp' that have counters of their own (a bond's are its

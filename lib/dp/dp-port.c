@@ -697,8 +697,11 @@ dp_port_remove(struct dp *dp, struct dp_port *port)
     }
     /* Likewise: no PMD outputs to it any more. */
     for (int i = 0; i < dp->n_pmds; i++) {
+        static const struct pmd_tx_offload_stats zero;
+
         __atomic_store_n(&dp->pmds[i]->tx_down[port->port_no], 0,
                          __ATOMIC_RELAXED);
+        dp->pmds[i]->tx_offload[port->port_no] = zero;
     }
     VLOG_INFO("port %s: removed", port->name);
     dp_port_destroy(port);
@@ -858,9 +861,20 @@ dp_port_get_stats(const struct dp *dp, const struct dp_port *port,
         netdev_get_stats(port->netdev, s);
     }
     for (int i = 0; dp && i < dp->n_pmds; i++) {
+        const struct pmd_tx_offload_stats *o
+            = &dp->pmds[i]->tx_offload[port->port_no];
+
         s->tx_port_down += __atomic_load_n(&dp->pmds[i]->tx_down[
                                                port->port_no],
                                            __ATOMIC_RELAXED);
+        s->tx_gro_segments += __atomic_load_n(&o->gro_segments,
+                                              __ATOMIC_RELAXED);
+        s->tx_gro_frames += __atomic_load_n(&o->gro_frames,
+                                            __ATOMIC_RELAXED);
+        s->tx_gso_frames += __atomic_load_n(&o->gso_frames,
+                                            __ATOMIC_RELAXED);
+        s->tx_gso_segments += __atomic_load_n(&o->gso_segments,
+                                              __ATOMIC_RELAXED);
     }
     if (port->patch_peer && dp) {
         const struct dp_port *peer = dp_patch_peer(dp, port);

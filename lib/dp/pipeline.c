@@ -51,6 +51,8 @@ struct pipeline_ctx {
                                                * over the flow limit; freed
                                                * after the batch. */
     uint32_t n_transient;
+    uint32_t transient_heap;    /* Bit i: 'transient[i]' is malloc()ed,
+                                 * not in the PMD's pool. */
 };
 
 /* Parses every packet and makes sure each has an RSS hash. */
@@ -216,6 +218,24 @@ pipeline_index_deps(struct pmd *pmd, struct dp_flow *flow,
     dp_flow_table_index(&pmd->flows, flow, deps, xout->n_deps, xout->wide);
 }
 
+
+/* Storage for the next transient flow of 'ctx' with 'n_actions' actions:
+ * a slot of the PMD's pool, so that misses over the flow limit cost no
+ * malloc(), or for a translation with more actions than a slot holds
+ * (a flood over many ports) the heap. */
+static struct dp_flow *
+pipeline_transient_flow(struct pipeline_ctx *ctx, uint32_t n_actions)
+{
+    uint32_t i = ctx->n_transient;
+
+    if (LIKELY(n_actions <= PMD_TRANSIENT_MAX_ACTIONS)) {
+        return (struct dp_flow *) (ctx->pmd->transient_pool
+                                   + i * PMD_TRANSIENT_FLOW_SIZE);
+    }
+    ctx->transient_heap |= 1u << i;
+    return xmalloc(DP_FLOW_SIZE(n_actions));
+}
+
 /* Sends one missed packet to the slow path and installs the megaflow it
  * returns, unless the PMD already holds flow-limit megaflows: then the
  * flow only carries this packet's actions and goes on 'ctx->transient'.
@@ -254,8 +274,9 @@ handle_miss(struct pipeline_ctx *ctx, const struct netdev_flow_key *key,
     mask_from_wildcards(&mask, &xout.mask);
     if (pmd->flows.n_flows >= __atomic_load_n(&pmd->dp->settings.flow_limit,
                                               __ATOMIC_RELAXED)) {
-        flow = dp_flow_create(key, &mask, in_port, xout.actions,
-                              xout.n_actions, pmd->now_ms);
+        flow = pipeline_transient_flow(ctx, xout.n_actions);
+        dp_flow_init(flow, key, &mask, in_port, xout.actions,
+                     xout.n_actions, pmd->now_ms);
         flow->rule_stats = xout.rule_stats;
         flow->bridges = xout.bridges;
         ctx->transient[ctx->n_transient++] = flow;
@@ -371,7 +392,8 @@ execute_actions(struct pipeline_ctx *ctx)
     pmd_perf_add(&pmd->perf, PMD_STAT_DROP_FLOW_ACTION, n_dropped);
 }
 
-/* Credits the rules of the batch's transient flows and frees them.  The
+/* Credits the rules of the batch's transient flows and frees those the
+ * pool could not hold.  The
  * rules are still alive: the slow path frees a rule only after every PMD
  * passed a quiescent state, and this one has not since the upcall. */
 static void
@@ -384,7 +406,9 @@ free_transient_flows(struct pipeline_ctx *ctx)
             rule_stats_credit(flow->rule_stats, flow->n_packets,
                               flow->n_bytes);
         }
-        free(flow);
+        if (ctx->transient_heap & (1u << i)) {
+            free(flow);
+        }
     }
 }
 
@@ -401,6 +425,7 @@ pipeline_process(struct pmd *pmd, struct dp_batch *batch, uint16_t in_port)
     ctx.batch = batch;
     ctx.in_port = in_port;
     ctx.n_transient = 0;
+    ctx.transient_heap = 0;
     ctx.capture = rcu_read(pmd->dp->capture);
     pmd_perf_add(&pmd->perf, PMD_STAT_RECV, batch->count);
     if (UNLIKELY(ctx.capture)) {

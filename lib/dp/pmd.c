@@ -28,6 +28,7 @@
 #include "dp/pipeline.h"
 #include "dp/pmd-reval.h"
 #include "base/rcu.h"
+#include "ofproto/mac-learning.h"
 #include "ofproto/ofproto.h"
 #include "ofproto/upcall.h"
 #include "base/coverage.h"
@@ -81,8 +82,12 @@ pmd_create(struct dp *dp, int core_id)
     pmd->tx = xzalloc_cacheline(DP_MAX_PORTS * sizeof *pmd->tx);
     pmd->patch = xzalloc_cacheline(DP_MAX_PORTS * sizeof *pmd->patch);
     pmd->tx_down = xzalloc_cacheline(DP_MAX_PORTS * sizeof *pmd->tx_down);
+    pmd->tx_offload = xzalloc_cacheline(DP_MAX_PORTS
+                                        * sizeof *pmd->tx_offload);
     dp_actions_clone_pool_init(&pmd->clones, DP_ACTIONS_CLONE_POOL_SIZE,
                         DP_ACTIONS_CLONE_FRAME_MAX);
+    pmd->transient_pool = xzalloc_cacheline(DP_BATCH_SIZE
+                                            * PMD_TRANSIENT_FLOW_SIZE);
     tx_gso_init(&pmd->tx_gso);
     tx_gro_init(&pmd->tx_gro);
     return pmd;
@@ -132,9 +137,11 @@ pmd_destroy(struct pmd *pmd)
     free(pmd->tx);
     free(pmd->patch);
     free(pmd->tx_down);
+    free(pmd->tx_offload);
     dp_actions_clone_pool_uninit(&pmd->clones);
     tx_gso_uninit(&pmd->tx_gso);
     tx_gro_uninit(&pmd->tx_gro);
+    free(pmd->transient_pool);
     free(pmd);
 }
 
@@ -192,7 +199,7 @@ pmd_send__(struct pmd *pmd, uint16_t port_no, struct dp_batch *batch)
         tx_gso_send(pmd, port, port_no, batch, cap);
     } else if (LIKELY(port && port->netdev)) {
         if ((port->tx_gso & DP_PORT_GSO_TCP) && batch->count > 1) {
-            tx_gro_batch(pmd, batch);
+            tx_gro_batch(pmd, port_no, batch);
         }
         pmd_perf_add(&pmd->perf, PMD_STAT_SENT_PACKETS, batch->count);
         pmd_perf_add(&pmd->perf, PMD_STAT_SENT_BATCHES, 1);
@@ -295,6 +302,21 @@ pmd_port_bridge(const struct pmd *pmd, uint16_t port_no)
     return port ? port->ofproto : NULL;
 }
 
+/* Busy flows whose MAC entries one hold of the table's mutex refreshes. */
+#define PMD_REFRESH_BATCH 64
+
+/* Refreshes the 'n' MAC entries 'refreshes' of 'bridge' (NULL if 'n' is
+ * 0). */
+static void
+pmd_refresh_macs__(const struct pmd *pmd, struct ofproto *bridge,
+                   const struct mac_learning_refresh *refreshes, uint32_t n)
+{
+    if (n) {
+        mac_learning_refresh_batch(ofproto_mac_learning(bridge), refreshes,
+                                   n, pmd->now_ms);
+    }
+}
+
 /* Deletes flows idle for longer than the idle timeout, and keeps the MAC
  * entries of busy flows alive: packets that hit a cached flow never reach
  * the learning code. */
@@ -304,6 +326,9 @@ pmd_expire_flows(struct pmd *pmd)
     uint32_t idle_ms = __atomic_load_n(&pmd->dp->settings.flow_idle_ms,
                                        __ATOMIC_RELAXED);
     long long last_sweep = pmd->next_sweep_ms - PMD_SWEEP_INTERVAL_MS;
+    struct mac_learning_refresh refreshes[PMD_REFRESH_BATCH];
+    struct ofproto *refresh_bridge = NULL;
+    uint32_t n_refreshes = 0;
     uint32_t n_removed = 0;
 
     for (uint32_t i = 0; i < pmd->flows.n_slots; i++) {
@@ -319,12 +344,24 @@ pmd_expire_flows(struct pmd *pmd)
             struct ofproto *ofproto = pmd_port_bridge(pmd, flow->in_port);
             struct flow masked;
 
-            if (ofproto) {
-                miniflow_expand(&flow->cr.flow.mf, &masked);
-                ofproto_mac_refresh(ofproto, &masked, pmd->now_ms);
+            if (!ofproto) {
+                continue;
             }
+            /* The MAC table's mutex once per batch of busy flows, not
+             * once per flow. */
+            if (ofproto != refresh_bridge
+                || n_refreshes == PMD_REFRESH_BATCH) {
+                pmd_refresh_macs__(pmd, refresh_bridge, refreshes,
+                                   n_refreshes);
+                refresh_bridge = ofproto;
+                n_refreshes = 0;
+            }
+            miniflow_expand(&flow->cr.flow.mf, &masked);
+            n_refreshes += ofproto_mac_refresh_entry(ofproto, &masked,
+                                                     &refreshes[n_refreshes]);
         }
     }
+    pmd_refresh_macs__(pmd, refresh_bridge, refreshes, n_refreshes);
     pmd_perf_add(&pmd->perf, PMD_STAT_FLOWS_EXPIRED, n_removed);
     COVERAGE_ADD(megaflow_expired, n_removed);
     return n_removed;

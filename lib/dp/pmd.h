@@ -74,6 +74,23 @@ struct pmd_patch_stats {
     uint64_t bytes;
 };
 
+/* What a PMD merged and cut on the way out of one port (the tx_gro_* and
+ * tx_gso_* of struct netdev_stats). */
+struct pmd_tx_offload_stats {
+    uint64_t gro_segments;
+    uint64_t gro_frames;
+    uint64_t gso_frames;
+    uint64_t gso_segments;
+};
+
+/* Adds 'n' to the per-port counter '*c': its PMD is its only writer, the
+ * control thread reads it relaxed (dp_port_get_stats()). */
+static inline void
+pmd_tx_offload_add(uint64_t *c, uint64_t n)
+{
+    __atomic_store_n(c, *c + n, __ATOMIC_RELAXED);
+}
+
 /* One output port's pending transmit batch. */
 struct pmd_tx {
     struct dp_batch batch;
@@ -114,6 +131,12 @@ struct pmd_request {
     uint32_t n_deleted;
 };
 
+/* Transient flows (misses over the flow limit) that a PMD's pool holds:
+ * up to this many actions each, cache-line sized slots. */
+#define PMD_TRANSIENT_MAX_ACTIONS 64
+#define PMD_TRANSIENT_FLOW_SIZE \
+    ROUND_UP(DP_FLOW_SIZE(PMD_TRANSIENT_MAX_ACTIONS), CACHE_LINE_SIZE)
+
 struct pmd {
     /* Set by the control thread before the thread starts. */
     struct dp *dp;
@@ -139,6 +162,9 @@ struct pmd {
     uint64_t *tx_down;          /* DP_MAX_PORTS, by port number: frames
                                  * not sent because the port's link was
                                  * down; zeroed like 'patch'. */
+    struct pmd_tx_offload_stats *tx_offload; /* DP_MAX_PORTS, by port
+                                 * number: merging and cutting on the way
+                                 * out; zeroed like 'patch'. */
 
     /* Control thread only. */
     struct pmd_perf_snapshot stats_base; /* At the last pmd-stats-clear. */
@@ -158,6 +184,10 @@ struct pmd {
     struct pmd_tx *tx;          /* DP_MAX_PORTS pending batches. */
     uint16_t dirty_tx[DP_MAX_PORTS]; /* Ports with a non-empty tx batch. */
     uint16_t n_dirty_tx;
+    uint8_t *transient_pool;    /* DP_BATCH_SIZE flows of at most
+                                 * PMD_TRANSIENT_MAX_ACTIONS actions, for
+                                 * misses over the flow limit
+                                 * (pipeline.c). */
     struct tx_gso tx_gso;       /* Segment buffers (tx-gso.h). */
     struct tx_gro tx_gro;       /* Merge state and buffers (tx-gro.h). */
     struct dp_actions_clone_pool clones; /* Copy-on-write packets; all unused

@@ -40,7 +40,7 @@ tx_gro_find__(const struct tx_gro *g, const bool *is_open, int n,
 }
 
 void
-tx_gro_batch(struct pmd *pmd, struct dp_batch *batch)
+tx_gro_batch(struct pmd *pmd, uint16_t port_no, struct dp_batch *batch)
 {
     struct tx_gro *g = &pmd->tx_gro;
     struct dp_packet *out[DP_BATCH_SIZE];
@@ -96,4 +96,7 @@ tx_gro_batch(struct pmd *pmd, struct dp_batch *batch)
     batch->count = n_out;
     pmd_perf_add(&pmd->perf, PMD_STAT_GRO_FRAMES, n_frames);
     pmd_perf_add(&pmd->perf, PMD_STAT_GRO_SEGMENTS, n_segments);
+    pmd_tx_offload_add(&pmd->tx_offload[port_no].gro_frames, n_frames);
+    pmd_tx_offload_add(&pmd->tx_offload[port_no].gro_segments,
+                         n_segments);
 }

@@ -38,10 +38,11 @@ struct tx_gro {
 void tx_gro_init(struct tx_gro *);
 void tx_gro_uninit(struct tx_gro *);
 
-/* Replaces each run of mergeable TCP segments of a flow in 'batch' by one
- * GSO frame, keeping every flow's order, and counts what it merged in the
- * PMD's gro_frames and gro_segments.  The merged frames stay valid until
- * the next call on the same PMD. */
-void tx_gro_batch(struct pmd *, struct dp_batch *batch);
+/* Replaces each run of mergeable TCP segments of a flow in 'batch', bound
+ * for port 'port_no', by one GSO frame, keeping every flow's order, and
+ * counts what it merged in the PMD's gro_frames and gro_segments and in
+ * the port's tx_gro_frames and tx_gro_segments.  The merged frames stay
+ * valid until the next call on the same PMD. */
+void tx_gro_batch(struct pmd *, uint16_t port_no, struct dp_batch *batch);
 
 #endif /* tx-gro.h */

@@ -92,6 +92,9 @@ tx_gso_cut__(struct pmd *pmd, struct dp_port *port, uint16_t port_no,
     }
     pmd_perf_add(&pmd->perf, PMD_STAT_GSO_FRAMES, 1);
     pmd_perf_add(&pmd->perf, PMD_STAT_GSO_SEGMENTS, gso_n_segments(&it));
+    pmd_tx_offload_add(&pmd->tx_offload[port_no].gso_frames, 1);
+    pmd_tx_offload_add(&pmd->tx_offload[port_no].gso_segments,
+                         gso_n_segments(&it));
     for (;;) {
         struct dp_packet *seg;
 

@@ -43,6 +43,14 @@ struct netdev_stats {
     uint64_t tx_too_big;        /* Larger than the port accepts (EMSGSIZE). */
     uint64_t tx_port_down;      /* ENETDOWN/ENXIO: the link is down. */
     uint64_t tx_errors;         /* Other send failures. */
+    /* What the datapath did to frames before the provider sent them
+     * (dp/tx-gro.c, dp/tx-gso.c); providers leave these 0.  The frames
+     * given to the port were tx_packets - tx_gro_frames + tx_gro_segments
+     * - tx_gso_segments + tx_gso_frames (counting dropped ones out). */
+    uint64_t tx_gro_segments;   /* TCP segments merged... */
+    uint64_t tx_gro_frames;     /* ...into these frames. */
+    uint64_t tx_gso_frames;     /* GSO frames cut... */
+    uint64_t tx_gso_segments;   /* ...into these segments. */
 };
 
 /* What the user configured for a port. */

@@ -577,21 +577,46 @@ mac_learning_lookup(struct mac_learning *ml, struct eth_addr mac,
     return port;
 }
 
+/* mac_learning_refresh() with the mutex held. */
+static bool
+ml_refresh__(struct mac_learning *ml, struct eth_addr mac, uint16_t vlan,
+             uint16_t port, long long now)
+{
+    struct mac_entry *e = ml_find__(ml, ml_key(mac, vlan));
+
+    if (e && e->port == port && ml_entry_is_live(ml, e, now)) {
+        ml_touch__(ml, e, now);
+        return true;
+    }
+    return false;
+}
+
 bool
 mac_learning_refresh(struct mac_learning *ml, struct eth_addr mac,
                      uint16_t vlan, uint16_t port, long long now)
 {
-    struct mac_entry *e;
-    bool refreshed = false;
+    bool refreshed;
 
     pthread_mutex_lock(&ml->mutex);
-    e = ml_find__(ml, ml_key(mac, vlan));
-    if (e && e->port == port && ml_entry_is_live(ml, e, now)) {
-        ml_touch__(ml, e, now);
-        refreshed = true;
-    }
+    refreshed = ml_refresh__(ml, mac, vlan, port, now);
     pthread_mutex_unlock(&ml->mutex);
     return refreshed;
+}
+
+size_t
+mac_learning_refresh_batch(struct mac_learning *ml,
+                           const struct mac_learning_refresh *refreshes,
+                           size_t n, long long now)
+{
+    size_t n_refreshed = 0;
+
+    pthread_mutex_lock(&ml->mutex);
+    for (size_t i = 0; i < n; i++) {
+        n_refreshed += ml_refresh__(ml, refreshes[i].mac, refreshes[i].vlan,
+                                    refreshes[i].port, now);
+    }
+    pthread_mutex_unlock(&ml->mutex);
+    return n_refreshed;
 }
 
 size_t

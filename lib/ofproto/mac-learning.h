@@ -146,6 +146,19 @@ int mac_learning_lookup(struct mac_learning *ml, struct eth_addr mac,
 bool mac_learning_refresh(struct mac_learning *ml, struct eth_addr mac,
                           uint16_t vlan, uint16_t port, long long now);
 
+/* One entry for mac_learning_refresh_batch(). */
+struct mac_learning_refresh {
+    struct eth_addr mac;
+    uint16_t vlan;
+    uint16_t port;
+};
+
+/* mac_learning_refresh() for each of the 'n' entries 'refreshes', under
+ * one hold of the table's mutex.  Returns how many were refreshed. */
+size_t mac_learning_refresh_batch(struct mac_learning *ml,
+                                  const struct mac_learning_refresh *,
+                                  size_t n, long long now);
+
 /* Removes the entries that have expired by 'now' and returns how many.
  * Bumps the generation if any.  Called periodically (about once a second)
  * by the control thread. */

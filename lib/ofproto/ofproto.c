@@ -776,3 +776,24 @@ ofproto_mac_refresh(struct ofproto *ofproto, const struct flow *flow,
         mac_learning_refresh(ofproto->ml, flow->dl_src, vlan, bundle, now);
     }
 }
+
+bool
+ofproto_mac_refresh_entry(const struct ofproto *ofproto,
+                          const struct flow *flow,
+                          struct mac_learning_refresh *r)
+{
+    uint16_t bundle;
+    int vlan;
+
+    if (eth_addr_is_multicast(flow->dl_src)) {
+        return false;
+    }
+    vlan = ofproto_flow_vlan(ofproto, flow, &bundle);
+    if (vlan < 0) {
+        return false;
+    }
+    r->mac = flow->dl_src;
+    r->vlan = vlan;
+    r->port = bundle;
+    return true;
+}

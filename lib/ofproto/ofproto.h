@@ -314,4 +314,13 @@ void ofproto_run(struct ofproto *, long long now);
 void ofproto_mac_refresh(struct ofproto *, const struct flow *flow,
                          long long now);
 
+/* What ofproto_mac_refresh() keeps alive for 'flow', as an entry for
+ * mac_learning_refresh_batch() on ofproto_mac_learning()'s table, without
+ * taking the mutex.  Returns false if there is nothing to refresh (a
+ * multicast source, a frame its port's VLAN mode does not take).  Any
+ * thread. */
+struct mac_learning_refresh;
+bool ofproto_mac_refresh_entry(const struct ofproto *, const struct flow *,
+                               struct mac_learning_refresh *);
+
 #endif /* ofproto.h */

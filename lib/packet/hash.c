@@ -26,8 +26,6 @@
 #define HASH_RSS_N_WORDS (FLOW_WORD(tp_src) + 1)
 BUILD_ASSERT_DECL(HASH_RSS_N_WORDS == 10);  /* The unroll count below. */
 
-static __thread uint64_t n_rss_computed;
-
 union hash_word {
     uint64_t u64;
     uint8_t u8[8];
@@ -45,8 +43,6 @@ hash_rss(const struct netdev_flow_key *key)
     uint32_t hash = 0;
     uint32_t n;
     size_t i;
-
-    n_rss_computed++;
 
     /* Words are packed in index order, so one pass unpacks them.  Fully
      * unrolled, the pass costs a few cycles; as a loop it costs more than
@@ -87,12 +83,6 @@ hash_rss(const struct netdev_flow_key *key)
     }
     hash = hash_finish(hash, n);
     return hash ? hash : 1;
-}
-
-uint64_t
-hash_n_rss_computed(void)
-{
-    return n_rss_computed;
 }
 
 uint32_t

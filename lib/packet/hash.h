@@ -49,12 +49,8 @@ hash_finish(uint32_t hash, uint32_t n)
 /* Software RSS hash of the 5-tuple in 'key' (addresses, protocol, ports)
  * plus dl_type, never 0.  It leaves out in_port, so that the same flow
  * hashes alike on every port (bond output relies on that).  Frames with no
- * IP header hash their MAC addresses and ethertype instead.  Counts one
- * call (see hash_n_rss_computed()). */
+ * IP header hash their MAC addresses and ethertype instead. */
 uint32_t hash_rss(const struct netdev_flow_key *key);
-
-/* Number of hash_rss() calls made by the calling thread. */
-uint64_t hash_n_rss_computed(void);
 
 /* Hash of the words of 'key' selected by 'mask', for classifier tables. */
 uint32_t hash_masked_miniflow(const struct miniflow *key,

@@ -82,8 +82,6 @@ enum {
     MF_W_ARP_SHA = FLOW_WORD(arp_sha),
 };
 
-static __thread uint64_t n_extracts;
-
 /* One word of the key under construction, addressed by byte. */
 union mf_word {
     uint64_t u64;
@@ -536,7 +534,6 @@ miniflow_extract(const struct dp_packet *packet, struct netdev_flow_key *key)
     uint64_t w0;
     ovs_be16 dl_type;
 
-    n_extracts++;
     c.data = packet->data;
     c.size = packet->size;
     c.values = key->mf.values;
@@ -577,12 +574,6 @@ miniflow_extract(const struct dp_packet *packet, struct netdev_flow_key *key)
 out:
     key->mf.map = c.map;
     key->len = (uint32_t) (c.values - key->mf.values) * 8;
-}
-
-uint64_t
-miniflow_n_extracts(void)
-{
-    return n_extracts;
 }
 
 void

@@ -41,13 +41,9 @@ struct netdev_flow_key {
 /* Parses 'packet' into 'key->mf' and sets 'key->len'.  It does not touch
  * 'key->hash'.  Fields the frame does not have (truncated or malformed
  * headers) are left out of the map; parsing stops at the first header that
- * does not fit in the frame.  Counts one extract call (see
- * miniflow_n_extracts()).  Any thread. */
+ * does not fit in the frame.  Any thread. */
 void miniflow_extract(const struct dp_packet *packet,
                       struct netdev_flow_key *key);
-
-/* Number of miniflow_extract() calls made by the calling thread. */
-uint64_t miniflow_n_extracts(void);
 
 /* Returns word 'idx' of 'mf', 0 if absent. */
 static inline uint64_t
