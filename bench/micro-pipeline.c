@@ -992,20 +992,24 @@ bridge_run_batches(struct bridge_setup *s)
     return cycles;
 }
 
-/* Every run on a new PMD, with empty caches: every packet is a miss, an
- * upcall and a megaflow installation. */
+/* Runs the batches of 's' on a new PMD, with empty caches, counting the
+ * packets that add to PMD counter 'expect'. */
+static uint64_t
+upcall_run__(struct bridge_setup *s, enum pmd_stat_type expect,
+             size_t *n_packets)
+{
+    pmd_destroy(s->pmd);
+    s->pmd = pmd_create(s->dp, 0);
+    s->expect = expect;
+    *n_packets = s->n_batches * BATCH;
+    return bridge_run_batches(s);
+}
+
+/* Every packet is a miss, an upcall and a megaflow installation. */
 static uint64_t
 upcall_run(void *aux, size_t *n_packets)
 {
-    struct bridge_setup *s = aux;
-    uint64_t cycles;
-
-    pmd_destroy(s->pmd);
-    s->pmd = pmd_create(s->dp, 0);
-    s->expect = PMD_STAT_MISS;
-    cycles = bridge_run_batches(s);
-    *n_packets = s->n_batches * BATCH;
-    return cycles;
+    return upcall_run__(aux, PMD_STAT_MISS, n_packets);
 }
 
 /* The same with the flow limit at 0: every packet an upcall whose flow
@@ -1013,15 +1017,7 @@ upcall_run(void *aux, size_t *n_packets)
 static uint64_t
 upcall_over_limit_run(void *aux, size_t *n_packets)
 {
-    struct bridge_setup *s = aux;
-    uint64_t cycles;
-
-    pmd_destroy(s->pmd);
-    s->pmd = pmd_create(s->dp, 0);
-    s->expect = PMD_STAT_OVER_FLOW_LIMIT;
-    cycles = bridge_run_batches(s);
-    *n_packets = s->n_batches * BATCH;
-    return cycles;
+    return upcall_run__(aux, PMD_STAT_OVER_FLOW_LIMIT, n_packets);
 }
 
 static uint64_t

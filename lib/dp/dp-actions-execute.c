@@ -20,6 +20,7 @@
 #include "dp/dp-capture.h"
 #include "dp/pmd-perf.h"
 #include "packet/crc32c.h"
+#include "packet/csum.h"
 #include "base/util.h"
 
 /* Loads and stores of unaligned 16- and 32-bit fields. */
@@ -52,47 +53,6 @@ static inline void
 put_32__(uint8_t *p, uint32_t v)
 {
     memcpy(p, &v, sizeof v);
-}
-
-/* Checksums. */
-
-static inline uint16_t
-csum_fold__(uint32_t sum)
-{
-    sum = (sum & 0xffff) + (sum >> 16);
-    sum = (sum & 0xffff) + (sum >> 16);
-    return sum;
-}
-
-/* The ones' complement sum change of a 32-bit word going from 'old' to
- * 'new', unfolded: ~m + m' of RFC 1624. */
-static inline uint32_t
-csum_diff32__(uint32_t old, uint32_t new)
-{
-    return ((uint16_t) ~(old >> 16) + (uint16_t) ~(old & 0xffff)
-            + (new >> 16) + (new & 0xffff));
-}
-
-static inline uint32_t
-csum_diff16__(uint16_t old, uint16_t new)
-{
-    return (uint16_t) ~old + new;
-}
-
-/* Returns the full (complemented) checksum 'csum' after a change whose sum
- * difference is 'diff': HC' = ~(~HC + ~m + m'), RFC 1624 eqn. 3. */
-static inline uint16_t
-csum_full_update__(uint16_t csum, uint32_t diff)
-{
-    return ~csum_fold__((uint16_t) ~csum + diff);
-}
-
-/* Returns the uncomplemented partial sum 'sum' after a change whose sum
- * difference is 'diff'. */
-static inline uint16_t
-csum_partial_update__(uint16_t sum, uint32_t diff)
-{
-    return csum_fold__(sum + diff);
 }
 
 /* Header parsing.  Offsets count from 'p->data'. */
@@ -260,11 +220,11 @@ l4_csum_update__(struct dp_packet *p, uint32_t l4, uint32_t csum_ofs,
     uint16_t csum = get_16__(field);
 
     if (l4_csum_partial__(p, l4)) {
-        put_16__(field, csum_partial_update__(csum, diff));
+        put_16__(field, csum_update_partial(csum, diff));
     } else if (!udp) {
-        put_16__(field, csum_full_update__(csum, diff));
+        put_16__(field, csum_update_full(csum, diff));
     } else if (csum) {
-        csum = csum_full_update__(csum, diff);
+        csum = csum_update_full(csum, diff);
         put_16__(field, csum ? csum : 0xffff);
     }
 }
@@ -346,11 +306,11 @@ set_ipv4_addr__(struct dp_packet *p, size_t field_ofs, ovs_be32 addr)
     }
     h = p->data + ip.l3;
     old = get_32__(h + field_ofs);
-    diff = csum_diff32__(old, addr);
+    diff = csum_diff32(old, addr);
     put_32__(h + field_ofs, addr);
     csum = get_16__(h + offsetof(struct ip_header, ip_csum));
     put_16__(h + offsetof(struct ip_header, ip_csum),
-             csum_full_update__(csum, diff));
+             csum_update_full(csum, diff));
 
     /* The TCP and UDP checksums cover the addresses through the
      * pseudo-header; a first fragment's checksum covers the whole datagram,
@@ -445,7 +405,7 @@ set_tp_port__(struct dp_packet *p, size_t port_ofs, ovs_be16 port)
         return false;
     }
 
-    diff = csum_diff16__(get_16__(h + port_ofs), port);
+    diff = csum_diff16(get_16__(h + port_ofs), port);
     put_16__(h + port_ofs, port);
     /* A partial checksum is completed over the ports by the receiver of
      * the frame, so only a full one needs the change. */

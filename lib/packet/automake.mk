@@ -27,4 +27,5 @@ lib_libpmdswitch_a_SOURCES += \
 	lib/packet/pcap-file.c \
 	lib/packet/pcap-file.h \
 	lib/packet/pcapng-writer.c \
-	lib/packet/pcapng-writer.h
+	lib/packet/pcapng-writer.h \
+	lib/packet/wire.h

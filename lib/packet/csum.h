@@ -38,4 +38,37 @@ csum_finish(uint32_t sum)
     return csum ? csum : 0xffff;
 }
 
+/* Incremental updates (RFC 1624), for actions that rewrite a field. */
+
+/* The sum change of a 32-bit word going from 'old' to 'new', unfolded:
+ * ~m + m' of RFC 1624. */
+static inline uint32_t
+csum_diff32(uint32_t old, uint32_t new)
+{
+    return ((uint16_t) ~(old >> 16) + (uint16_t) ~(old & 0xffff)
+            + (new >> 16) + (new & 0xffff));
+}
+
+static inline uint32_t
+csum_diff16(uint16_t old, uint16_t new)
+{
+    return (uint16_t) ~old + new;
+}
+
+/* The full (complemented) checksum 'csum' after a change whose sum
+ * difference is 'diff': HC' = ~(~HC + ~m + m'), RFC 1624 eqn. 3. */
+static inline uint16_t
+csum_update_full(uint16_t csum, uint32_t diff)
+{
+    return ~csum_fold((uint16_t) ~csum + diff);
+}
+
+/* The uncomplemented partial sum 'sum' (of a checksum left to the device)
+ * after a change whose sum difference is 'diff'. */
+static inline uint16_t
+csum_update_partial(uint16_t sum, uint32_t diff)
+{
+    return csum_fold(sum + diff);
+}
+
 #endif /* csum.h */

@@ -11,29 +11,11 @@
 
 #include "packet/csum.h"
 #include "packet/dp-packet.h"
+#include "packet/wire.h"
 
 #define TCP_ACK 0x10
 #define TCP_PSH 0x08
 #define IP_DF 0x4000
-
-static uint16_t
-get16__(const uint8_t *p)
-{
-    return (uint16_t) p[0] << 8 | p[1];
-}
-
-static void
-put16__(uint8_t *p, uint16_t v)
-{
-    p[0] = v >> 8;
-    p[1] = v;
-}
-
-static uint32_t
-get32__(const uint8_t *p)
-{
-    return (uint32_t) get16__(p) << 16 | get16__(p + 2);
-}
 
 /* The pseudo-header sum of a TCP segment of 'l4_len' bytes whose IP
  * header is at 'ip'. */
@@ -57,13 +39,13 @@ gro_parse_l2__(struct gro_seg *seg)
     if (size < 14) {
         return 0;
     }
-    type = get16__(d + 12);
+    type = wire_get16(d + 12);
     seg->l3 = 14;
     if (type == 0x8100) {
         if (size < 18) {
             return 0;
         }
-        type = get16__(d + 16);
+        type = wire_get16(d + 16);
         seg->l3 = 18;
     }
     return type;
@@ -80,8 +62,8 @@ gro_parse_l3__(struct gro_seg *seg, uint16_t type)
 
     if (type == 0x0800) {
         if (seg->l3 + 20 > size || ip[0] != 0x45 || ip[9] != 6
-            || (get16__(ip + 6) & ~IP_DF) || !(get16__(ip + 6) & IP_DF)
-            || seg->l3 + get16__(ip + 2) != size
+            || (wire_get16(ip + 6) & ~IP_DF) || !(wire_get16(ip + 6) & IP_DF)
+            || seg->l3 + wire_get16(ip + 2) != size
             || csum_fold(csum_add(0, ip, 20)) != 0xffff) {
             return false;
         }
@@ -89,7 +71,7 @@ gro_parse_l3__(struct gro_seg *seg, uint16_t type)
         seg->l4 = seg->l3 + 20;
     } else if (type == 0x86dd) {
         if (seg->l3 + 40 > size || ip[0] >> 4 != 6 || ip[6] != 6
-            || seg->l3 + 40 + get16__(ip + 4) != size) {
+            || seg->l3 + 40 + wire_get16(ip + 4) != size) {
             return false;
         }
         seg->ipv4 = false;
@@ -149,7 +131,7 @@ gro_parse(const struct dp_packet *p, struct gro_seg *seg)
     }
     seg->hdr_len = seg->l4 + doff;
     seg->payload = p->size - seg->hdr_len;
-    seg->seq = get32__(tcp + 4);
+    seg->seq = wire_get32(tcp + 4);
     return true;
 }
 
@@ -240,14 +222,14 @@ gro_merge(const struct gro_group *g, uint8_t *buf, struct dp_packet *out)
         off += p->size - hdr_len;
     }
     if (first->ipv4) {
-        put16__(ip + 2, g->size - first->l3);
-        put16__(ip + 10, 0);
-        put16__(ip + 10, ~csum_fold(csum_add(0, ip, 20)));
+        wire_put16(ip + 2, g->size - first->l3);
+        wire_put16(ip + 10, 0);
+        wire_put16(ip + 10, ~csum_fold(csum_add(0, ip, 20)));
     } else {
-        put16__(ip + 4, g->size - first->l3 - 40);
+        wire_put16(ip + 4, g->size - first->l3 - 40);
     }
     tcp[13] |= last->data[first->l4 + 13] & TCP_PSH;
-    put16__(tcp + 16, csum_fold(gro_pseudo_sum__(ip, first->ipv4,
+    wire_put16(tcp + 16, csum_fold(gro_pseudo_sum__(ip, first->ipv4,
                                                  g->size - first->l4)));
 
     dp_packet_init(out, buf, g->size, first->p->in_port);

@@ -11,6 +11,7 @@
 
 #include "packet/csum.h"
 #include "packet/dp-packet.h"
+#include "packet/wire.h"
 
 #define ETH_TYPE_IPV4 0x0800
 #define ETH_TYPE_IPV6 0x86dd
@@ -21,32 +22,6 @@
 #define TCP_FLAG_FIN 0x01
 #define TCP_FLAG_PSH 0x08
 #define TCP_FLAG_CWR 0x80
-
-static uint16_t
-get16__(const uint8_t *p)
-{
-    return (uint16_t) p[0] << 8 | p[1];
-}
-
-static void
-put16__(uint8_t *p, uint16_t v)
-{
-    p[0] = v >> 8;
-    p[1] = v;
-}
-
-static uint32_t
-get32__(const uint8_t *p)
-{
-    return (uint32_t) get16__(p) << 16 | get16__(p + 2);
-}
-
-static void
-put32__(uint8_t *p, uint32_t v)
-{
-    put16__(p, v >> 16);
-    put16__(p + 2, v);
-}
 
 bool
 gso_is_gso(const struct dp_packet *p)
@@ -66,13 +41,13 @@ gso_skip_l2__(const uint8_t *d, uint32_t size, uint16_t *type)
     if (size < 14) {
         return 0;
     }
-    *type = get16__(d + off);
+    *type = wire_get16(d + off);
     while (*type == ETH_TYPE_VLAN || *type == ETH_TYPE_VLAN_8021AD) {
         off += 4;
         if (off + 2 > size) {
             return 0;
         }
-        *type = get16__(d + off);
+        *type = wire_get16(d + off);
     }
     return off + 2;
 }
@@ -227,31 +202,31 @@ gso_next(struct gso_iter *it, uint8_t *buf, size_t buf_size,
     if (it->ipv4) {
         uint8_t *ip = buf + it->l3;
 
-        put16__(ip + 2, size - it->l3);
-        put16__(ip + 4, get16__(ip + 4) + it->index);
-        put16__(ip + 10, 0);
-        put16__(ip + 10, ~csum_fold(csum_add(0, ip, it->l4 - it->l3)));
+        wire_put16(ip + 2, size - it->l3);
+        wire_put16(ip + 4, wire_get16(ip + 4) + it->index);
+        wire_put16(ip + 10, 0);
+        wire_put16(ip + 10, ~csum_fold(csum_add(0, ip, it->l4 - it->l3)));
     } else {
-        put16__(buf + it->l3 + 4, size - it->l3 - 40);
+        wire_put16(buf + it->l3 + 4, size - it->l3 - 40);
     }
     if (it->tcp) {
         uint8_t *tcp = buf + it->l4;
 
-        put32__(tcp + 4, get32__(tcp + 4) + it->offset);
+        wire_put32(tcp + 4, wire_get32(tcp + 4) + it->offset);
         if (!last) {
             tcp[13] &= ~(TCP_FLAG_FIN | TCP_FLAG_PSH);
         }
         if (!first) {
             tcp[13] &= ~TCP_FLAG_CWR;
         }
-        put16__(tcp + 16, 0);
-        put16__(tcp + 16, gso_l4_csum__(it, buf, size));
+        wire_put16(tcp + 16, 0);
+        wire_put16(tcp + 16, gso_l4_csum__(it, buf, size));
     } else {
         uint8_t *udp = buf + it->l4;
 
-        put16__(udp + 4, size - it->l4);
-        put16__(udp + 6, 0);
-        put16__(udp + 6, gso_l4_csum__(it, buf, size));
+        wire_put16(udp + 4, size - it->l4);
+        wire_put16(udp + 6, 0);
+        wire_put16(udp + 6, gso_l4_csum__(it, buf, size));
     }
 
     dp_packet_init(seg, buf, size, p->in_port);

@@ -1,6 +1,7 @@
 #!/bin/bash
 # Copyright (c) 2026 The pmdswitch authors.
 # SPDX-License-Identifier: Apache-2.0
+# Provider-independent.
 #
 # System test: the rule table.  Three namespaces A, B, C on ports p1, p2,
 # p3, with rules from the config file:
