@@ -75,6 +75,7 @@ dp_test_create(int n_ports)
     }
     dp->settings.emc_insert_inv_prob = 1;
     dp->settings.smc_enable = true;
+    dp->settings.gro_enable = true;
     dp->settings.flow_idle_ms = 10000;
     dp->settings.flow_limit = 200000;
     return dp;

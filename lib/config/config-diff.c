@@ -141,6 +141,8 @@ other_equal__(const struct config_other *a, const struct config_other *b,
         return a->mac_learn_rate == b->mac_learn_rate;
     case CONFIG_OTHER_METRICS_ADDRESS:
         return !strcmp(a->metrics_address, b->metrics_address);
+    case CONFIG_OTHER_GRO_ENABLE:
+        return a->gro_enable == b->gro_enable;
     case CONFIG_OTHER_N_KEYS:
         break;
     }

@@ -83,6 +83,8 @@ static const struct other_spec other_specs[CONFIG_OTHER_N_KEYS] = {
     [CONFIG_OTHER_METRICS_ADDRESS] = {
         "metrics-address", OTHER_ADDRESS, 0, 0, 0,
         OTHER_FIELD(metrics_address) },
+    [CONFIG_OTHER_GRO_ENABLE] = {
+        "gro-enable", OTHER_BOOL, 0, 0, true, OTHER_FIELD(gro_enable) },
 };
 
 static const char *const rxq_assign_names[] = {

@@ -45,6 +45,7 @@ enum config_other_key {
     CONFIG_OTHER_MAC_TABLE_SIZE,        /* "mac-table-size" */
     CONFIG_OTHER_MAC_LEARN_RATE,        /* "mac-learn-rate" */
     CONFIG_OTHER_METRICS_ADDRESS,       /* "metrics-address" */
+    CONFIG_OTHER_GRO_ENABLE,            /* "gro-enable" */
     CONFIG_OTHER_N_KEYS
 };
 
@@ -82,6 +83,8 @@ struct config_other {
     uint32_t mac_learn_rate;        /* New or moved MACs a port may learn
                                      * per second, 0..1000000 (0: no
                                      * limit); default 1000. */
+    bool gro_enable;                /* Merge TCP segments for ports that
+                                     * take GSO frames; default true. */
     char metrics_address[CONFIG_METRICS_ADDRESS_MAX];
                                     /* "IPV4:PORT" or "[IPV6]:PORT" where
                                      * Prometheus metrics are served, or ""

@@ -775,6 +775,7 @@ dp_apply_settings(struct dp *dp, const struct config_other *other)
     __atomic_store_n(&s->emc_insert_inv_prob, other->emc_insert_inv_prob,
                      __ATOMIC_RELAXED);
     __atomic_store_n(&s->smc_enable, other->smc_enable, __ATOMIC_RELAXED);
+    __atomic_store_n(&s->gro_enable, other->gro_enable, __ATOMIC_RELAXED);
     __atomic_store_n(&s->flow_idle_ms, other->flow_idle_timeout,
                      __ATOMIC_RELAXED);
     __atomic_store_n(&s->sleep_max_us, other->pmd_sleep_max,

@@ -141,6 +141,7 @@ const char *dp_port_state_to_string(enum dp_port_state);
 struct dp_settings {
     uint32_t emc_insert_inv_prob;
     bool smc_enable;
+    bool gro_enable;            /* gro-enable. */
     uint32_t flow_idle_ms;
     uint32_t sleep_max_us;      /* pmd-sleep-max; 0: never sleep. */
     uint32_t tx_flush_us;       /* tx-flush-interval; 0: after each rx

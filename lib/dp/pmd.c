@@ -198,7 +198,9 @@ pmd_send__(struct pmd *pmd, uint16_t port_no, struct dp_batch *batch)
                         && tx_gso_needed(port, batch))) {
         tx_gso_send(pmd, port, port_no, batch, cap);
     } else if (LIKELY(port && port->netdev)) {
-        if ((port->tx_gso & DP_PORT_GSO_TCP) && batch->count > 1) {
+        if ((port->tx_gso & DP_PORT_GSO_TCP) && batch->count > 1
+            && __atomic_load_n(&pmd->dp->settings.gro_enable,
+                               __ATOMIC_RELAXED)) {
             tx_gro_batch(pmd, port_no, batch);
         }
         pmd_perf_add(&pmd->perf, PMD_STAT_SENT_PACKETS, batch->count);
