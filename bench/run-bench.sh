@@ -14,9 +14,12 @@
 # false/true), ovs-afxdp (the same with afxdp ports, xdp-mode native), all
 # OVS ones from a private database and run directory; pmdswitch-tpacket,
 # pmdswitch-mmsg (use-tpacket-v3 true/false) and pmdswitch-afxdp (ports of
-# type afxdp).  For the afxdp switches tx checksumming is off on both
-# namespaces' eth0.  A switch that cannot run here (binary not built, port
-# type refused) is skipped with a note.
+# type afxdp); dpdk-af-packet and dpdk-af-xdp (DPDK's testpmd, io
+# forwarding between two net_af_packet or net_af_xdp ports, no lookup at
+# all: an upper bound for a forwarder).  For the afxdp switches tx
+# checksumming is off on both namespaces' eth0.  A switch that cannot run
+# here (binary not built, port type refused, testpmd failing to start) is
+# skipped with a note.
 #
 # Workloads, each run RUNS times (default 3) per switch:
 #   tcp, tcp-no-offload  iperf3, one TCP stream A -> B for DURATION s, with
@@ -27,7 +30,9 @@
 #   udp64           64-byte frames (without FCS) of one UDP flow from
 #                   trafgen (AF_PACKET tx ring) in A; frames per second
 #                   received by B's eth0 over UDP_DURATION s (DURATION / 2,
-#                   at least 2) after 1 s of warm-up
+#                   at least 2) after 1 s of warm-up; for pmdswitch and OVS
+#                   also the PMDs' avg processing cycles per packet over
+#                   that window (dpif-netdev/pmd-stats-show)
 #   udp1518         the same with 1514-byte frames (1518 with FCS)
 #   udp64-flows1k, udp64-flows100k, udp64-flows1m
 #                   udp64 with 1023, 100172 and 1001000 distinct 5-tuples
@@ -56,9 +61,10 @@
 # Usage: run-bench.sh [--runs N] [--duration S] [--only SWITCH[,SWITCH...]]
 #                     [--workloads W[,W...]] [--quick] [--no-micro]
 #                     [--setup]
-#   --only and --workloads take names, groups (throughput, flows, latency,
-#   resources) and prefixes that are not a name (ovs, pmdswitch): PREFIX
-#   selects every name starting with PREFIX-.
+#   --only and --workloads take names, groups (switches: references,
+#   afxdp; workloads: throughput, flows, latency, resources) and prefixes
+#   that are not a name (ovs, pmdswitch, dpdk): PREFIX selects every name
+#   starting with PREFIX-.
 #   --quick means --runs 1 --duration 3 unless those are given, and shorter
 #   idle and memory windows.  --no-micro skips bench/micro-run.sh.
 #   --setup first installs what building pmdswitch and running the bench
@@ -78,11 +84,14 @@ PLOT=$BENCH_DIR/lib/plot.sh
 MICRO=$BENCH_DIR/micro-run.sh
 
 ALL_SWITCHES=(veth bridge ovs-tso-off ovs-tso-on ovs-afxdp
-    pmdswitch-tpacket pmdswitch-mmsg pmdswitch-afxdp)
+    dpdk-af-packet dpdk-af-xdp pmdswitch-tpacket pmdswitch-mmsg
+    pmdswitch-afxdp)
 ALL_WORKLOADS=(tcp tcp-no-offload tcp8 tcp8-no-offload udp64 udp1518
     udp64-flows1k udp64-flows100k udp64-flows1m ping sockperf cpu mem1m)
 # Names that --only and --workloads expand: groups and aliases.
 declare -A NAME_GROUPS=(
+    [references]="veth,bridge,ovs,dpdk"
+    [afxdp]="ovs-afxdp,dpdk-af-xdp,pmdswitch-afxdp"
     [throughput]="tcp,tcp-no-offload,tcp8,tcp8-no-offload,udp64,udp1518"
     [flows]="udp64,udp64-flows1k,udp64-flows100k,udp64-flows1m"
     [latency]="ping,sockperf"
@@ -96,8 +105,10 @@ WORKLOADS=
 QUICK=
 RUN_MICRO=1
 SETUP=
+# dpdk-dev has dpdk-testpmd (the package dpdk has only the runtime
+# scripts); the af_packet and af_xdp drivers are packages of their own.
 BENCH_PACKAGES=(iperf3 netsniff-ng ethtool sockperf openvswitch-switch
-    gnuplot-nox)
+    gnuplot-nox dpdk-dev librte-net-af-packet23 librte-net-af-xdp23)
 PING_COUNT=100
 SOCKPERF_PORT=11111
 NS_A=bnA
@@ -323,6 +334,7 @@ estimate_seconds()
         total=$((total + RUNS * per_run))
         case $sw in
         ovs-*) total=$((total + 60)) ;;
+        dpdk-*) total=$((total + 50)) ;;
         *) total=$((total + 20)) ;;
         esac
         if wants mem1m && [[ $sw == ovs-* || $sw == pmdswitch-* ]]; then
@@ -405,8 +417,64 @@ EOF
     echo
     python3 "$REPORT" summarize "$SAMPLES" "$meta" \
         "$RESULTS_DIR/bench-$STAMP.json" "$RESULTS_DIR/bench-$STAMP.md"
+    pmd_cycles_table "$RESULTS_DIR/bench-$STAMP.json" \
+        "$RESULTS_DIR/bench-$STAMP.md"
     echo
     echo "results: $RESULTS_DIR/bench-$STAMP.json (.md), logs: $PS_LOG_DIR"
+}
+
+# pmd_cycles_table REPORT_JSON REPORT_MD: the udp64-pmd-cycles samples
+# (report.py leaves them out of its tables) as a table of their own,
+# appended to the markdown and printed, and their median, min and max
+# added to the JSON report's summary in report.py's shape.
+pmd_cycles_table()
+{
+    python3 - "$1" "$2" <<'EOF'
+import json
+import statistics
+import sys
+
+json_path, md_path = sys.argv[1:3]
+with open(json_path) as f:
+    report = json.load(f)
+name = "udp64-pmd-cycles"
+rows = []
+for sw in report["summary"]:
+    runs = [s for s in report["samples"]
+            if s["switch"] == sw and s["workload"] == name]
+    if not runs:
+        continue
+    values = [s["value"] for s in runs if s["value"] is not None]
+    entry = {"unit": "cycles", "runs": len(runs),
+             "failed": len(runs) - len(values), "values": values}
+    # OVS's main thread, which polls system ports, counts no cycles.
+    text = "not reported (%d/%d)" % (entry["failed"], entry["runs"])
+    if values:
+        entry.update(median=statistics.median(values), min=min(values),
+                     max=max(values))
+        text = "%.0f" % entry["median"]
+        if len(runs) > 1:
+            text += " (%.0f–%.0f)" % (entry["min"], entry["max"])
+    report["summary"][sw][name] = entry
+    rows.append("| %s | %s |" % (sw, text))
+if not rows:
+    sys.exit(0)
+with open(json_path, "w") as f:
+    json.dump(report, f, indent=2)
+    f.write("\n")
+lines = ["", "## PMD cycles per packet, 64-byte flood (udp64)", "",
+         "avg processing cycles per packet of dpif-netdev/pmd-stats-show,"
+         " cleared right before the udp64 window and read right after it"
+         " (TSC cycles; lower is better; switches with PMD statistics"
+         " only; \"not reported\": no thread of the switch counted"
+         " cycles, as OVS's main thread polling system ports).", "",
+         "| switch | avg processing cycles per packet |", "|---|---|"]
+lines += rows
+text = "\n".join(lines) + "\n"
+with open(md_path, "a") as f:
+    f.write(text)
+sys.stdout.write(text)
+EOF
 }
 
 # make_plots: PNGs of the report in PLOT_DIR, named in the markdown.
@@ -674,6 +742,116 @@ stop_ovs()
     OVS_DIR=
 }
 
+TESTPMD=${TESTPMD:-dpdk-testpmd}
+TESTPMD_PID=
+TESTPMD_LOG=
+# /var/run/dpdk if testpmd made it (removed at the end if empty).
+TESTPMD_RUN_PARENT=
+
+# testpmd_vdevs TYPE: the two --vdev arguments of testpmd for the switch
+# ports, port 0 on bn-a-sw and port 1 on bn-b-sw, one a line.  af_packet:
+# one queue pair, TPACKET_V2 rings of 4096 frames of 2048 bytes (a
+# 1514-byte frame and the ring's header fit, and the 2016 bytes of data a
+# frame slot holds fit a default mbuf) in page-sized blocks, qdisc bypass
+# on (the driver's default).  af_xdp: one queue from queue 0; the driver
+# loads its own XDP program (native on veth).
+testpmd_vdevs()
+{
+    local i=0 iface
+    for iface in bn-a-sw bn-b-sw; do
+        case $1 in
+        af-packet)
+            printf -- '--vdev=net_af_packet%d,iface=%s,qpairs=1,%s\n' \
+                "$i" "$iface" \
+                "blocksz=4096,framesz=2048,framecnt=4096,qdisc_bypass=1"
+            ;;
+        af-xdp)
+            printf -- '--vdev=net_af_xdp%d,iface=%s,%s\n' "$i" "$iface" \
+                "start_queue=0,queue_count=1"
+            ;;
+        esac
+        i=$((i + 1))
+    done
+}
+
+# start_testpmd LABEL TYPE: DPDK's testpmd forwarding between bn-a-sw and
+# bn-b-sw through two vdevs of TYPE (af-packet or af-xdp), io forwarding
+# (port 0 to port 1 and back, no lookup), all of it on core 1.  testpmd
+# needs a main lcore besides its forwarding lcore, so both are mapped to
+# CPU 1 (--lcores 0@1,1@1); the main lcore sleeps between checks of its
+# stats timer.  Without hugepages (--no-huge, memory from malloc, -m), PCI
+# (--no-pci), shared config files (--no-shconf) or telemetry, under a
+# file prefix of its own; its runtime directory is removed at teardown.
+# Non-interactive, testpmd starts forwarding at once and runs until
+# SIGTERM as long as --stats-period is set (without it, it waits for a
+# line on stdin and would exit on /dev/null's EOF).  Sets SWITCH_SKIPPED
+# with testpmd's error if it exits during startup.
+start_testpmd()
+{
+    local label=$1 type=$2 prefix why rc=0
+    local -a vdevs
+    topo_switched
+    if [[ $type == af-xdp ]]; then
+        afxdp_tx_off
+    fi
+    add_note "dpdk-*: testpmd's main and forwarding lcores both run on" \
+        "CPU 1 (EAL --lcores 0@1,1@1): testpmd needs a forwarding lcore" \
+        "other than its main one; the main lcore only sleeps"
+    mapfile -t vdevs < <(testpmd_vdevs "$type")
+    prefix=bn-$label-$$
+    # The EAL makes its runtime directory even with --no-shconf.
+    if [[ ! -d /var/run/dpdk ]]; then
+        TESTPMD_RUN_PARENT=/var/run/dpdk
+    fi
+    ps_record_dir "/var/run/dpdk/$prefix"
+    TESTPMD_LOG=$PS_LOG_DIR/$label-testpmd.out
+    ps_bg "$label-testpmd" taskset -c 1 "$TESTPMD" \
+        --lcores 0@1,1@1 --main-lcore 0 --no-huge -m 512 --no-pci \
+        --no-shconf --no-telemetry --file-prefix "$prefix" "${vdevs[@]}" \
+        -- --forward-mode=io --port-topology=paired --nb-cores=1 \
+        --rxq=1 --txq=1 --total-num-mbufs=16384 --auto-start \
+        --stats-period=3600
+    TESTPMD_PID=$PS_BG_PID
+    if ! ps_wait_until 30 testpmd_started; then
+        ps_kill_bg "$TESTPMD_PID"
+        TESTPMD_PID=
+        SWITCH_SKIPPED="testpmd did not start forwarding within 30 s"
+        SWITCH_SKIPPED+="; see ${TESTPMD_LOG#"$PS_LOG_DIR"/}"
+        return 0
+    fi
+    if ps_exited "$TESTPMD_PID"; then
+        wait "$TESTPMD_PID" || rc=$?
+        TESTPMD_PID=
+        # The EAL's and the drivers' last complaints say why.
+        why=$(grep -iE 'error|fail|cannot|invalid' "$TESTPMD_LOG" |
+            tail -n 2 | tr -s '\n\t ' ' ') || true
+        SWITCH_SKIPPED="testpmd exited during startup (status $rc): "
+        SWITCH_SKIPPED+=${why:-"see ${TESTPMD_LOG#"$PS_LOG_DIR"/}"}
+        return 0
+    fi
+    # taskset -c 1 covers the EAL's control threads too (their CPU set is
+    # the process's minus the lcores' CPUs, or the main lcore's if that is
+    # empty); pin every thread anyway, as for the other switches.
+    taskset -a -p -c 1 "$TESTPMD_PID" >/dev/null
+    SWITCH_PID=$TESTPMD_PID
+}
+
+# testpmd_started: true once testpmd is forwarding, or has exited.
+testpmd_started()
+{
+    ps_exited "$TESTPMD_PID" ||
+        grep -q 'packet forwarding - ports=' "$TESTPMD_LOG" 2>/dev/null
+}
+
+# stop_testpmd: SIGTERM (testpmd stops forwarding, prints the ports'
+# totals and exits), SIGKILL after 3 s.
+stop_testpmd()
+{
+    [[ -n "$TESTPMD_PID" ]] || return 0
+    ps_kill_bg "$TESTPMD_PID"
+    TESTPMD_PID=
+}
+
 # patch_config FILE TYPE: makes the ports of the config FILE (written by
 # ps_write_config) of TYPE, unless TYPE is "system", and with MEM_RULES
 # adds the mem1m rules: drop the rule's source, NORMAL for the rest.
@@ -787,6 +965,13 @@ switch_available()
             return 1
         fi
         ;;
+    dpdk-*)
+        if ! command -v "$TESTPMD" >/dev/null 2>&1; then
+            NOTES+=("$1 skipped: $TESTPMD is not installed (package" \
+                "dpdk-dev)")
+            return 1
+        fi
+        ;;
     esac
     return 0
 }
@@ -808,6 +993,8 @@ start_switch()
     pmdswitch-tpacket) start_pmdswitch "$SWITCH_LABEL" true system ;;
     pmdswitch-mmsg) start_pmdswitch "$SWITCH_LABEL" false system ;;
     pmdswitch-afxdp) start_pmdswitch "$SWITCH_LABEL" true afxdp ;;
+    dpdk-af-packet) start_testpmd "$SWITCH_LABEL" af-packet ;;
+    dpdk-af-xdp) start_testpmd "$SWITCH_LABEL" af-xdp ;;
     *) ps_fail "unknown switch $1" ;;
     esac
 }
@@ -818,6 +1005,7 @@ stop_switch()
 {
     case $1 in
     ovs-*) stop_ovs "$SWITCH_LABEL" ;;
+    dpdk-*) stop_testpmd ;;
     pmdswitch-*)
         if [[ -n "$PS_DAEMON_PID" ]]; then
             ps_stop_daemon
@@ -827,6 +1015,9 @@ stop_switch()
         ;;
     esac
     ps_teardown
+    if [[ -n "$TESTPMD_RUN_PARENT" ]]; then
+        rmdir "$TESTPMD_RUN_PARENT" 2>/dev/null || true
+    fi
     SWITCH_PID=
 }
 
@@ -923,7 +1114,7 @@ set_offloads()
 restore_offloads()
 {
     set_offloads on
-    if [[ $1 == *-afxdp ]]; then
+    if [[ $1 == *-afxdp || $1 == *-af-xdp ]]; then
         afxdp_tx_off
     fi
 }
@@ -1081,16 +1272,71 @@ stop_trafgen()
     ps_kill_bg "$pid"
 }
 
+# has_pmd_stats SWITCH: true if SWITCH answers dpif-netdev/pmd-stats-show
+# (pmdswitch and OVS).
+has_pmd_stats()
+{
+    [[ $1 == pmdswitch-* || $1 == ovs-* ]]
+}
+
+# pmd_appctl SWITCH ARG...: pmdswitch-appctl or ovs-appctl ARG... against
+# the running SWITCH.
+pmd_appctl()
+{
+    local sw=$1
+    shift
+    case $sw in
+    pmdswitch-*) ps_appctl "$@" ;;
+    ovs-*) ovs_appctl "$@" ;;
+    esac
+}
+
+# pmd_cycles SWITCH FILE: the PMD statistics of pmdswitch or OVS since the
+# last dpif-netdev/pmd-stats-clear, kept in FILE; prints the JSON members
+# "pmd_cycles_per_packet" (processing cycles over packets received, the
+# sums over every thread's "avg processing cycles per packet: X
+# (CYCLES/PACKETS)" line), "pmd_busy_cycles" and "pmd_packets", null if
+# there are none.
+pmd_cycles()
+{
+    pmd_appctl "$1" dpif-netdev/pmd-stats-show >"$2" 2>&1 || true
+    awk '/avg processing cycles per packet:/ {
+            s = $0
+            sub(/.*\(/, "", s)
+            sub(/\).*/, "", s)
+            if (split(s, f, "/") == 2) {
+                cycles += f[1]
+                packets += f[2]
+                found = 1
+            }
+        }
+        END {
+            if (found && packets > 0) {
+                printf "\"pmd_cycles_per_packet\": %.2f, ", cycles / packets
+                # %.0f: mawk prints %d as at most 2^31 - 1.
+                printf "\"pmd_busy_cycles\": %.0f, ", cycles
+                printf "\"pmd_packets\": %.0f\n", packets
+            } else {
+                printf "\"pmd_cycles_per_packet\": null, "
+                printf "\"pmd_busy_cycles\": null, \"pmd_packets\": null\n"
+            }
+        }' "$2"
+}
+
 # wl_udp SWITCH WORKLOAD RUN SIZE FLOWS: trafgen floods from A (see
 # write_trafgen_config); B's received frames per second and the switch's
 # CPU over UDP_DURATION s after 1 s of warm-up.  The CPU figures stay in
-# FLOOD_PROC_PCT and FLOOD_CORE_PCT for the cpu workload.  WORKLOAD "-"
-# measures without emitting a sample.
+# FLOOD_PROC_PCT and FLOOD_CORE_PCT for the cpu workload.  For udp64 on
+# pmdswitch and OVS, the PMD statistics are cleared right before the
+# window and read right after it: the avg processing cycles per packet go
+# into the sample and into a sample "udp64-pmd-cycles" of their own.
+# WORKLOAD "-" measures without emitting a sample.
 FLOOD_PROC_PCT=null
 FLOOD_CORE_PCT=null
 wl_udp()
 {
     local sw=$1 wl=$2 run=$3 size=$4 flows=$5 cfg rx0 rx1 tx0 tx1 t0 t1
+    local cycles='"pmd_cycles_per_packet": null' stats pmd=
     cfg=$PS_LOG_DIR/trafgen-$size-$flows.cfg
     write_trafgen_config "$cfg" "$size" "$flows"
     FLOOD_PROC_PCT=null
@@ -1103,6 +1349,10 @@ wl_udp()
         fi
         return
     fi
+    if [[ $wl == udp64 ]] && has_pmd_stats "$sw"; then
+        pmd=1
+        pmd_appctl "$sw" dpif-netdev/pmd-stats-clear >/dev/null 2>&1 || true
+    fi
     rx0=$(ns_stat "$NS_B" rx_packets)
     tx0=$(ns_stat "$NS_A" tx_packets)
     t0=$(date +%s%N)
@@ -1112,17 +1362,25 @@ wl_udp()
     tx1=$(ns_stat "$NS_A" tx_packets)
     t1=$(date +%s%N)
     cpu_since_mark
+    if [[ -n "$pmd" ]]; then
+        stats=$PS_LOG_DIR/$sw-udp64-pmd-stats-$run.txt
+        cycles=$(pmd_cycles "$sw" "$stats")
+    fi
     stop_trafgen "$TRAFGEN_PID"
     FLOOD_PROC_PCT=$CPU_PROC_PCT
     FLOOD_CORE_PCT=$CPU_CORE_PCT
     [[ $wl != - ]] || return 0
     emit "$sw" "$wl" "$run" "$(printf '{"value": %s, "offered_mpps": %s,
         "frames": %d, "seconds": %s, "frame_bytes": %d, "flows": "%s",
-        "proc_cpu_pct": %s, "core1_busy_pct": %s}' \
+        "proc_cpu_pct": %s, "core1_busy_pct": %s, %s}' \
         "$(rate $((rx1 - rx0)) $((t1 - t0)))" \
         "$(rate $((tx1 - tx0)) $((t1 - t0)))" $((rx1 - rx0)) \
         "$(awk -v t=$((t1 - t0)) 'BEGIN { printf "%.3f", t / 1e9 }')" \
-        "$size" "$flows" "$CPU_PROC_PCT" "$CPU_CORE_PCT")"
+        "$size" "$flows" "$CPU_PROC_PCT" "$CPU_CORE_PCT" "$cycles")"
+    if [[ -n "$pmd" ]]; then
+        # {"value": X, "pmd_busy_cycles": ..., "pmd_packets": ...}
+        emit "$sw" udp64-pmd-cycles "$run" "{\"value\": ${cycles#*: }}"
+    fi
 }
 
 # wl_cpu SWITCH RUN: the switch's CPU with no traffic for CPU_IDLE s, then
