@@ -8,6 +8,7 @@ UNIT_TESTS = \
 	tests/test-config-diff \
 	tests/test-config-edit \
 	tests/test-coverage \
+	tests/test-csum \
 	tests/test-dp \
 	tests/test-dpcls \
 	tests/test-ds \
@@ -104,6 +105,8 @@ tests_test_cni_conf_SOURCES = tests/test-cni-conf.c utilities/cni-conf.c \
 	utilities/cni.h
 tests_test_cni_conf_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
 tests_test_cni_conf_LDADD = $(PMD_LIBS)
+tests_test_csum_SOURCES = tests/test-csum.c
+tests_test_csum_LDADD = $(PMD_LIBS)
 tests_test_gro_SOURCES = tests/test-gro.c tests/gso-test.h tests/dp-test.h
 tests_test_gro_LDADD = $(PMD_LIBS)
 tests_test_gso_SOURCES = tests/test-gso.c tests/gso-test.h

@@ -15,8 +15,8 @@
 
 /* Adds the 'size' bytes at 'data' to 'sum' as big-endian 16-bit words
  * (an odd last byte is the high half of a word) and returns the new sum,
- * not folded.  Sums of pieces add up only when every piece but the last
- * has an even size. */
+ * folded to 16 bits: add more to it, or csum_finish() it.  Sums of pieces
+ * add up only when every piece but the last has an even size. */
 uint32_t csum_add(uint32_t sum, const void *data, size_t size);
 
 /* Folds 'sum' into 16 bits. */
