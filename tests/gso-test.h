@@ -15,6 +15,7 @@
 #include <string.h>
 #include "packet/dp-packet.h"
 #include "packet/gso.h"
+#include "packet/wire.h"
 
 #define MAX_FRAME 70000
 
@@ -38,25 +39,6 @@ struct frame {
     uint32_t l3, l4, hdr_len;
 };
 
-static inline void
-put16(uint8_t *p, uint16_t v)
-{
-    p[0] = v >> 8;
-    p[1] = v;
-}
-
-static inline uint16_t
-get16(const uint8_t *p)
-{
-    return p[0] << 8 | p[1];
-}
-
-static inline uint32_t
-get32(const uint8_t *p)
-{
-    return (uint32_t) get16(p) << 16 | get16(p + 2);
-}
-
 /* Builds the GSO frame 'spec' describes into 'f', payload bytes 0, 1, 2,
  * ... (mod 251), as a sender with TSO would hand it over. */
 static inline void
@@ -69,11 +51,11 @@ build_frame(const struct frame_spec *spec, struct frame *f)
     memset(d, 0, MAX_FRAME);
     memcpy(d, "\x02\x00\x00\x00\x00\x02\x02\x00\x00\x00\x00\x01", 12);
     if (spec->vlan) {
-        put16(d + off, 0x8100);
-        put16(d + off + 2, 0x2005);
+        wire_put16(d + off, 0x8100);
+        wire_put16(d + off + 2, 0x2005);
         off += 4;
     }
-    put16(d + off, spec->ipv6 ? 0x86dd : 0x0800);
+    wire_put16(d + off, spec->ipv6 ? 0x86dd : 0x0800);
     f->l3 = off + 2;
     l4_len = spec->udp ? 8 : 20 + spec->tcp_opt_len;
     if (!spec->ipv6) {
@@ -82,8 +64,8 @@ build_frame(const struct frame_spec *spec, struct frame *f)
 
         ip[0] = 0x40 | ihl / 4;
         ip[1] = 0x02;                           /* ECT(0). */
-        put16(ip + 4, 0xfff0);                  /* ID, to wrap. */
-        put16(ip + 6, 0x4000);                  /* DF. */
+        wire_put16(ip + 4, 0xfff0);                  /* ID, to wrap. */
+        wire_put16(ip + 6, 0x4000);                  /* DF. */
         ip[8] = 64;
         ip[9] = spec->udp ? 17 : 6;
         memcpy(ip + 12, "\x0a\x00\x00\x01\x0a\x00\x00\x02", 8);
@@ -110,19 +92,19 @@ build_frame(const struct frame_spec *spec, struct frame *f)
         }
     }
     if (spec->udp) {
-        put16(d + f->l4, 4000);
-        put16(d + f->l4 + 2, 5000);
+        wire_put16(d + f->l4, 4000);
+        wire_put16(d + f->l4 + 2, 5000);
     } else {
         uint8_t *tcp = d + f->l4;
 
-        put16(tcp, 4000);
-        put16(tcp + 2, 5000);
+        wire_put16(tcp, 4000);
+        wire_put16(tcp + 2, 5000);
         tcp[4] = 0xff;                          /* Sequence wraps too. */
         tcp[5] = 0xff;
         tcp[6] = 0xf0;
         tcp[12] = (20 + spec->tcp_opt_len) / 4 << 4;
         tcp[13] = spec->tcp_flags;
-        put16(tcp + 14, 512);
+        wire_put16(tcp + 14, 512);
         memset(tcp + 20, 1, spec->tcp_opt_len);
     }
     f->hdr_len = f->l4 + l4_len;
@@ -135,15 +117,15 @@ build_frame(const struct frame_spec *spec, struct frame *f)
         uint32_t ihl = (ip[0] & 0xf) * 4;
         uint32_t sum = 0;
 
-        put16(ip + 2, f->hdr_len + spec->payload - f->l3);
+        wire_put16(ip + 2, f->hdr_len + spec->payload - f->l3);
         for (uint32_t i = 0; i < ihl; i += 2) {
-            sum += get16(ip + i);
+            sum += wire_get16(ip + i);
         }
         sum = (sum & 0xffff) + (sum >> 16);
         sum = (sum & 0xffff) + (sum >> 16);
-        put16(ip + 10, ~sum);
+        wire_put16(ip + 10, ~sum);
     } else {
-        put16(d + f->l3 + 4, f->hdr_len + spec->payload - f->l3 - 40);
+        wire_put16(d + f->l3 + 4, f->hdr_len + spec->payload - f->l3 - 40);
     }
     dp_packet_init(&f->p, d, f->hdr_len + spec->payload, 3);
     dp_packet_set_rss_hash(&f->p, 0x1234);

@@ -75,24 +75,24 @@ check_segments(const struct frame_spec *spec, uint32_t mss_override)
         if (!spec->ipv6) {
             uint32_t ihl = (s[f->l3] & 0xf) * 4;
 
-            CHECK_INT(get16(s + f->l3 + 2), seg.size - f->l3);
-            CHECK_INT(get16(s + f->l3 + 4), (uint16_t) (0xfff0 + n));
+            CHECK_INT(wire_get16(s + f->l3 + 2), seg.size - f->l3);
+            CHECK_INT(wire_get16(s + f->l3 + 4), (uint16_t) (0xfff0 + n));
             CHECK(csum_fold(csum_add(0, s + f->l3, ihl)) == 0xffff,
                   "segment %u: IPv4 header checksum", n);
             CHECK(!memcmp(s + f->l3 + 20, f->data + f->l3 + 20, ihl - 20),
                   "segment %u: IPv4 options", n);
         } else {
-            CHECK_INT(get16(s + f->l3 + 4), seg.size - f->l3 - 40);
+            CHECK_INT(wire_get16(s + f->l3 + 4), seg.size - f->l3 - 40);
             CHECK(!memcmp(s + f->l3 + 40, f->data + f->l3 + 40,
                           f->l4 - f->l3 - 40), "extension headers");
         }
         if (spec->udp) {
-            CHECK_INT(get16(s + f->l4 + 4), seg.size - f->l4);
+            CHECK_INT(wire_get16(s + f->l4 + 4), seg.size - f->l4);
         } else {
             uint8_t flags = s[f->l4 + 13];
             uint8_t want = spec->tcp_flags;
 
-            CHECK_INT(get32(s + f->l4 + 4), 0xfffff000u + n * mss);
+            CHECK_INT(wire_get32(s + f->l4 + 4), 0xfffff000u + n * mss);
             if (!last) {
                 want &= ~0x09;                  /* FIN, PSH. */
             }
