@@ -1,22 +1,27 @@
 #!/bin/bash
 # Copyright (c) 2026 The pmdswitch authors.  SPDX-License-Identifier: Apache-2.0
 #
-# Benchmark: what pmd-sleep-max buys and costs.  Two namespaces joined
-# through pmdswitch (PMD on core 1, as in run-bench.sh).  For each value of
-# pmd-sleep-max, set live with other-config/set:
+# Benchmark: what an idle PMD's sleep costs in latency and saves in CPU.
+# Two namespaces joined through pmdswitch (PMD on core 1, as in
+# run-bench.sh).  Three ways for the PMD to spend its idle time, set live
+# with other-config/set:
 #
-#   idle CPU   the PMD thread's CPU time over SECONDS s with no traffic, in
-#              percent of one core (utime + stime from /proc)
-#   ping       RTT p50 and p99 of 200 pings A -> B, 10 ms apart (light
-#              load: the PMD waits between them)
-#   loaded     the same pings while a UDP stream of about 20,000
-#              datagrams a second runs A -> B (the PMD hardly waits);
-#              compare with the busy-polling row (0)
-#   busy CPU   the PMD's CPU share while ping -i 0.002 runs
+#   busy      pmd-sleep-max 0: it polls all the time
+#   sleep     pmd-sleep-max 1000, pmd-sleep-predict false: it waits in
+#             ppoll() and pays a wake-up for the first frame of a burst
+#   predict   pmd-sleep-max 1000, pmd-sleep-predict true (the default): it
+#             waits, but polls around the time periodic traffic is due
 #
-# Usage: pmd-sleep.sh [--tpacket true|false] [--seconds S] [VALUE...]
-#   VALUEs are pmd-sleep-max settings in microseconds (default 0 100 1000
-#   10000).
+# For each, at each rate of exchanges (pings A -> B, -i 1/RATE, RATE 0:
+# none), the PMD thread's CPU time in percent of one core (utime + stime
+# from /proc) and the RTT average, p50 and p99 in microseconds, as a
+# curve.  Also the PMD's predicted_polls and predicted_hits.
+#
+# Usage: pmd-sleep.sh [--tpacket true|false] [--seconds S] [--modes LIST]
+#                     [RATE...]
+#   RATEs are exchanges per second (default 0 100 1000 10000); each runs S
+#   seconds (default 5).  LIST is a comma-separated subset of
+#   busy,sleep,predict.
 # Environment: PMDSWITCH_BUILD (build tree with vswitchd/pmdswitchd).
 # Needs root; uses only the namespaces and interfaces it creates.
 
@@ -27,17 +32,20 @@ BENCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 . "$BENCH_DIR/../tests/system/lib.sh"
 
 TPACKET=true
-SECONDS_IDLE=5
-VALUES=()
+SECS=5
+MODES=busy,sleep,predict
+RATES=()
 while [[ $# -gt 0 ]]; do
     case $1 in
     --tpacket) TPACKET=$2; shift 2 ;;
-    --seconds) SECONDS_IDLE=$2; shift 2 ;;
+    --seconds) SECS=$2; shift 2 ;;
+    --modes) MODES=$2; shift 2 ;;
     -h | --help) sed -n 's/^# Usage: //p; s/^#   /  /p' "$0"; exit 0 ;;
-    *) VALUES+=("$1"); shift ;;
+    -*) echo "pmd-sleep.sh: unknown option $1" >&2; exit 2 ;;
+    *) RATES+=("$1"); shift ;;
     esac
 done
-((${#VALUES[@]})) || VALUES=(0 100 1000 10000)
+((${#RATES[@]})) || RATES=(0 100 1000 10000)
 
 ps_require_root
 ps_require_cmds ip iperf3 ping python3 taskset
@@ -87,45 +95,77 @@ print("%.1f" % (100.0 * t / hz / (ns / 1e9)))' "$((t1 - t0))" "$hz" \
         "$((end - start))"
 }
 
-# ping_pcts: "p50 p99" RTT in microseconds of 200 pings 10 ms apart.
-ping_pcts()
+# mode_settings MODE: the other-config/set arguments of MODE.
+mode_settings()
 {
-    ip netns exec "$A" taskset -c 0 ping -n -c 200 -i 0.01 -W 1 10.78.1.2 |
-        python3 -c 'import re, sys
+    case $1 in
+    busy) echo "pmd-sleep-max=0 pmd-sleep-predict=false" ;;
+    sleep) echo "pmd-sleep-max=1000 pmd-sleep-predict=false" ;;
+    predict) echo "pmd-sleep-max=1000 pmd-sleep-predict=true" ;;
+    *) ps_fail "unknown mode $1 (busy, sleep or predict)" ;;
+    esac
+}
+
+# pmd_counter NAME: a counter of pmd-stats-show's JSON, summed over PMDs.
+pmd_counter()
+{
+    ps_appctl -f json dpif-netdev/pmd-stats-show |
+        python3 -c 'import json, sys
+print(sum(t.get(sys.argv[1], 0) for t in json.load(sys.stdin)
+          if "core_id" in t))' "$1"
+}
+
+# exchange RATE: pings at RATE a second for SECS seconds, their output in
+# $PS_LOG_DIR/ping.out.
+exchange()
+{
+    local rate=$1 interval
+    interval=$(python3 -c 'import sys; print("%.6f" % (1 / int(sys.argv[1])))' \
+        "$rate")
+    ip netns exec "$A" taskset -c 0 ping -n -c "$((rate * SECS))" \
+        -i "$interval" -W 1 10.78.1.2 >"$PS_LOG_DIR/ping.out" 2>&1 || true
+}
+
+# rtt_stats: "avg p50 p99 lost" of the RTTs in $PS_LOG_DIR/ping.out, in
+# microseconds.
+rtt_stats()
+{
+    python3 -c 'import re, sys
+text = open(sys.argv[1]).read()
 rtts = sorted(float(m.group(1)) * 1000 for m in
-              re.finditer(r"time=([0-9.]+) ms", sys.stdin.read()))
+              re.finditer(r"time=([0-9.]+) ms", text))
+m = re.search(r"(\d+) packets transmitted, (\d+) received", text)
+lost = int(m.group(1)) - int(m.group(2)) if m else "-"
 if not rtts:
-    print("- -")
+    print("- - - %s" % lost)
 else:
     pick = lambda q: rtts[min(len(rtts) - 1, int(q * len(rtts)))]
-    print("%.0f %.0f" % (pick(0.5), pick(0.99)))'
+    print("%.0f %.0f %.0f %s" % (sum(rtts) / len(rtts), pick(0.5),
+                                 pick(0.99), lost))' "$PS_LOG_DIR/ping.out"
 }
 
-# loaded_ping_pcts: ping_pcts while iperf3 sends about 20,000 datagrams
-# of 64 bytes a second from A to B.
-loaded_ping_pcts()
-{
-    local client
-    ps_bg load ip netns exec "$A" taskset -c 0 iperf3 -c 10.78.1.2 -u \
-        -b 10M -l 64 -t 5 --pacing-timer 20 --connect-timeout 5000
-    client=$PS_BG_PID
-    sleep 0.5
-    ping_pcts
-    wait "$client" || ps_info "load stream: iperf3 exited with $?"
-}
-
-ps_start_iperf3_server "$B" 10.78.1.2
-printf '\npmd-sleep-max (us) | idle CPU %% | ping p50 (us) | ping p99 (us) | loaded p50 (us) | loaded p99 (us) | CPU %% under ping -i 0.002\n'
-printf -- '---|---|---|---|---|---|---\n'
-for v in "${VALUES[@]}"; do
-    ps_appctl other-config/set "pmd-sleep-max=$v" >/dev/null
-    sleep 0.5
-    idle=$(cpu_percent "$SECONDS_IDLE")
-    read -r p50 p99 <<<"$(ping_pcts)"
-    read -r lp50 lp99 <<<"$(loaded_ping_pcts)"
-    busy=$(cpu_percent 0 ip netns exec "$A" taskset -c 0 ping -n -q -c 1000 \
-        -i 0.002 10.78.1.2)
-    printf '%s | %s | %s | %s | %s | %s | %s\n' "$v" "$idle" "$p50" "$p99" \
-        "$lp50" "$lp99" "$busy"
+printf '\nmode | exchanges/s | PMD CPU %% | RTT avg (us) | p50 | p99 | lost | predicted polls | hits\n'
+printf -- '---|---|---|---|---|---|---|---|---\n'
+IFS=, read -r -a MODE_LIST <<<"$MODES"
+for mode in "${MODE_LIST[@]}"; do
+    read -r -a settings <<<"$(mode_settings "$mode")"
+    ps_appctl other-config/set "${settings[@]}" >/dev/null
+    for rate in "${RATES[@]}"; do
+        sleep 0.5
+        polls0=$(pmd_counter predicted_polls)
+        hits0=$(pmd_counter predicted_hits)
+        if ((rate == 0)); then
+            cpu=$(cpu_percent "$SECS")
+            stats="- - - -"
+        else
+            cpu=$(cpu_percent 0 exchange "$rate")
+            stats=$(rtt_stats)
+        fi
+        read -r avg p50 p99 lost <<<"$stats"
+        polls=$(($(pmd_counter predicted_polls) - polls0))
+        hits=$(($(pmd_counter predicted_hits) - hits0))
+        printf '%s | %s | %s | %s | %s | %s | %s | %s | %s\n' "$mode" \
+            "$rate" "$cpu" "$avg" "$p50" "$p99" "$lost" "$polls" "$hits"
+    done
 done
 ps_stop_daemon

@@ -40,6 +40,7 @@ UNIT_TESTS = \
 	tests/test-pmd \
 	tests/test-mirror \
 	tests/test-pmd-perf \
+	tests/test-pmd-wake \
 	tests/test-port-check \
 	tests/test-smc \
 	tests/test-unixctl \
@@ -190,6 +191,8 @@ tests_test_pmd_SOURCES = tests/test-pmd.c tests/dp-test.h
 tests_test_pmd_LDADD = $(PMD_LIBS)
 tests_test_pmd_perf_SOURCES = tests/test-pmd-perf.c
 tests_test_pmd_perf_LDADD = $(PMD_LIBS)
+tests_test_pmd_wake_SOURCES = tests/test-pmd-wake.c
+tests_test_pmd_wake_LDADD = $(PMD_LIBS)
 tests_test_port_check_SOURCES = tests/test-port-check.c
 tests_test_port_check_LDADD = $(PMD_LIBS)
 tests_test_smc_SOURCES = tests/test-smc.c

@@ -106,11 +106,13 @@ sanitized_suite() {
 if [ "${PMDSWITCH_SKIP_SANITIZERS:-}" != 1 ]; then
     # The system tests once, with the default provider (the unit tests run
     # each provider under the sanitizers already), leaving out the ones
-    # that only push steady streams through paths the others cover too.
+    # that only push steady streams through paths the others cover too,
+    # and the walk-throughs (tour, live-config, rules) whose every step
+    # the unit and dummy tests run under the sanitizers already.
     sanitized_suite "address,undefined sanitizers" _build-asan \
         address,undefined --mode tpacket afxdp appctl capture errors \
-        faults-frames bridges gso live-config mac-move metrics pmd-stats \
-        reconfig-soak rules service tap tour trace vlan
+        faults-frames bridges gso mac-move metrics pmd-stats \
+        reconfig-soak service tap trace vlan
     # The threaded parts: every unit test (RCU readers against writers,
     # PMD requests) and the system tests that drive the PMD and control
     # threads through every appctl request, rule changes and capture

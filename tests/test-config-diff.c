@@ -266,7 +266,7 @@ static const struct diff_case diff_cases[] = {
       CFG_BRIDGES("", "'pmd-cpu-mask': '1', 'use-tpacket-v3': false, "
                   "'emc-insert-inv-prob': 0, 'smc-enable': false, "
                   "'metrics-address': '127.0.0.1:1', 'gro-enable': false, "
-                  "'pmd-sleep-max': 1, "
+                  "'pmd-sleep-max': 1, 'pmd-sleep-predict': false, "
                   "'tx-flush-interval': 1, 'pmd-rxq-assign': 'roundrobin', "
                   "'bond-rebalance-interval': 0, 'mac-aging-time': 15, "
                   "'flow-idle-timeout': 100, 'flow-limit': 5"),
@@ -274,13 +274,13 @@ static const struct diff_case diff_cases[] = {
       "pmd-cpu-mask use-tpacket-v3 emc-insert-inv-prob smc-enable "
       "pmd-sleep-max tx-flush-interval pmd-rxq-assign "
       "bond-rebalance-interval mac-aging-time flow-idle-timeout flow-limit "
-      "metrics-address gro-enable",
+      "metrics-address gro-enable pmd-sleep-predict",
       "",
       "other_config changed: pmd-cpu-mask, use-tpacket-v3, "
       "emc-insert-inv-prob, smc-enable, pmd-sleep-max, "
       "tx-flush-interval, pmd-rxq-assign, bond-rebalance-interval, "
       "mac-aging-time, flow-idle-timeout, flow-limit, metrics-address, "
-      "gro-enable" },
+      "gro-enable, pmd-sleep-predict" },
 
     /* A bridge's own other_config. */
     { "forward-bpdu turned on", BASE,

@@ -230,7 +230,7 @@ test_other_values(void)
         "\"mac-aging-time\": 15, \"flow-idle-timeout\": 3600000, "
         "\"flow-limit\": 10000000, \"mac-table-size\": 1000000, "
         "\"mac-learn-rate\": 0, \"metrics-address\": \"[::1]:9540\", "
-        "\"gro-enable\": false}}";
+        "\"gro-enable\": false, \"pmd-sleep-predict\": false}}";
     static const char expected_format[] =
         "pmd-cpu-mask=0xa\n"
         "use-tpacket-v3=false\n"
@@ -247,7 +247,8 @@ test_other_values(void)
         "mac-table-size=1000000\n"
         "mac-learn-rate=0\n"
         "metrics-address=[::1]:9540\n"
-        "gro-enable=false\n";
+        "gro-enable=false\n"
+        "pmd-sleep-predict=false\n";
     struct pmd_config *config = parse_ok(text);
     char buf[CONFIG_OTHER_FORMAT_SIZE];
     const struct config_other *o;
@@ -388,7 +389,7 @@ static const struct error_case error_cases[] = {
       "userspace-tso-enable, pmd-sleep-max, tx-flush-interval, "
       "pmd-rxq-assign, bond-rebalance-interval, mac-aging-time, "
       "flow-idle-timeout, flow-limit, mac-table-size, "
-      "mac-learn-rate, metrics-address, gro-enable)" },
+      "mac-learn-rate, metrics-address, gro-enable, pmd-sleep-predict)" },
     { "userspace-tso-enable false", "{\"bridges\": [],\n \"other_config\": "
       "{\"userspace-tso-enable\": false}}",
       "config.json:2:43: \"userspace-tso-enable\" cannot be false: "
@@ -907,7 +908,7 @@ static const struct other_set_case other_set_cases[] = {
       "userspace-tso-enable, pmd-sleep-max, tx-flush-interval, "
       "pmd-rxq-assign, bond-rebalance-interval, mac-aging-time, "
       "flow-idle-timeout, flow-limit, mac-table-size, mac-learn-rate, "
-      "metrics-address, gro-enable)", NULL },
+      "metrics-address, gro-enable, pmd-sleep-predict)", NULL },
     { "metrics-address", "127.0.0.1:9540", NULL,
       "metrics-address=127.0.0.1:9540\n" },
     { "metrics-address", "[::]:1", NULL, "metrics-address=[::]:1\n" },

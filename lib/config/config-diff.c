@@ -143,6 +143,8 @@ other_equal__(const struct config_other *a, const struct config_other *b,
         return !strcmp(a->metrics_address, b->metrics_address);
     case CONFIG_OTHER_GRO_ENABLE:
         return a->gro_enable == b->gro_enable;
+    case CONFIG_OTHER_PMD_SLEEP_PREDICT:
+        return a->pmd_sleep_predict == b->pmd_sleep_predict;
     case CONFIG_OTHER_N_KEYS:
         break;
     }

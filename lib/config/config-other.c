@@ -85,6 +85,9 @@ static const struct other_spec other_specs[CONFIG_OTHER_N_KEYS] = {
         OTHER_FIELD(metrics_address) },
     [CONFIG_OTHER_GRO_ENABLE] = {
         "gro-enable", OTHER_BOOL, 0, 0, true, OTHER_FIELD(gro_enable) },
+    [CONFIG_OTHER_PMD_SLEEP_PREDICT] = {
+        "pmd-sleep-predict", OTHER_BOOL, 0, 0, true,
+        OTHER_FIELD(pmd_sleep_predict) },
 };
 
 static const char *const rxq_assign_names[] = {

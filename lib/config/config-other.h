@@ -46,6 +46,7 @@ enum config_other_key {
     CONFIG_OTHER_MAC_LEARN_RATE,        /* "mac-learn-rate" */
     CONFIG_OTHER_METRICS_ADDRESS,       /* "metrics-address" */
     CONFIG_OTHER_GRO_ENABLE,            /* "gro-enable" */
+    CONFIG_OTHER_PMD_SLEEP_PREDICT,     /* "pmd-sleep-predict" */
     CONFIG_OTHER_N_KEYS
 };
 
@@ -85,6 +86,8 @@ struct config_other {
                                      * limit); default 1000. */
     bool gro_enable;                /* Merge TCP segments for ports that
                                      * take GSO frames; default true. */
+    bool pmd_sleep_predict;         /* An idle PMD polls when periodic
+                                     * traffic is due; default true. */
     char metrics_address[CONFIG_METRICS_ADDRESS_MAX];
                                     /* "IPV4:PORT" or "[IPV6]:PORT" where
                                      * Prometheus metrics are served, or ""

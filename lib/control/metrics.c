@@ -210,6 +210,10 @@ static const char *const pmd_stat_help[PMD_N_STATS] = {
                                 "missing.",
     [PMD_STAT_SLEEPS] = "Naps of an idle PMD (pmd-sleep-max).",
     [PMD_STAT_SLEEP_US] = NULL,         /* pmdswitch_pmd_sleep_seconds. */
+    [PMD_STAT_WAKE_POLLS] = "Poll windows an idle PMD opened around a "
+                            "burst it predicted (pmd-sleep-predict).",
+    [PMD_STAT_WAKE_HITS] = "Bursts of frames that arrived in such a "
+                           "window.",
     [PMD_STAT_ACTION_CLONES] = "Copy-on-write frame copies by actions.",
     [PMD_STAT_CLONE_POOL_DRY] = "Early transmit flushes for want of a "
                                 "clone buffer.",

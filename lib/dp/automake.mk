@@ -20,5 +20,7 @@ lib_libpmdswitch_a_SOURCES += \
 	lib/dp/pmd-perf.h \
 	lib/dp/pmd-reval.c \
 	lib/dp/pmd-reval.h \
+	lib/dp/pmd-wake.c \
+	lib/dp/pmd-wake.h \
 	lib/dp/pmd.c \
 	lib/dp/pmd.h

@@ -780,6 +780,8 @@ dp_apply_settings(struct dp *dp, const struct config_other *other)
                      __ATOMIC_RELAXED);
     __atomic_store_n(&s->sleep_max_us, other->pmd_sleep_max,
                      __ATOMIC_RELAXED);
+    __atomic_store_n(&s->sleep_predict, other->pmd_sleep_predict,
+                     __ATOMIC_RELAXED);
     __atomic_store_n(&s->tx_flush_us, other->tx_flush_interval,
                      __ATOMIC_RELAXED);
     __atomic_store_n(&s->flow_limit, other->flow_limit, __ATOMIC_RELAXED);

@@ -144,6 +144,7 @@ struct dp_settings {
     bool gro_enable;            /* gro-enable. */
     uint32_t flow_idle_ms;
     uint32_t sleep_max_us;      /* pmd-sleep-max; 0: never sleep. */
+    bool sleep_predict;         /* pmd-sleep-predict. */
     uint32_t tx_flush_us;       /* tx-flush-interval; 0: after each rx
                                  * batch. */
     uint32_t flow_limit;        /* Most megaflows a PMD installs. */

@@ -51,6 +51,9 @@ struct json_t;
     X(DROP_PORT_GONE, "drop_port_gone")  /* Output port removed/missing. */\
     X(SLEEPS, "sleeps")                  /* pmd-sleep-max naps. */       \
     X(SLEEP_US, "sleep_us")              /* Time asleep, microseconds. */\
+    X(WAKE_POLLS, "predicted_polls")     /* Poll windows around a burst \
+                                          * due (pmd-sleep-predict). */  \
+    X(WAKE_HITS, "predicted_hits")       /* Bursts that came in one. */  \
     X(ACTION_CLONES, "action_clones")    /* Copy-on-write packet copies. */\
     X(CLONE_POOL_DRY, "clone_pool_dry")  /* Early tx flushes: no clone. */\
     X(DROP_ACTION_EXEC, "drop_action_exec") /* Actions could not run. */  \

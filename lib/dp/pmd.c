@@ -612,6 +612,55 @@ pmd_collect_wait_fds(struct pmd *pmd, const struct pmd_poll_list *poll)
     return n;
 }
 
+/* Notes frames received at the poll that began at 'polled': the start of
+ * a burst, for the prediction, if the PMD had been quiet. */
+static void
+pmd_sleep_note_rx(struct pmd *pmd, uint64_t polled, uint64_t now,
+                  bool predict)
+{
+    if (predict && now - pmd->last_rx_cycles >= PMD_SPIN_US
+                                                * pmd->cycles_per_us) {
+        pmd_perf_add(&pmd->perf, PMD_STAT_WAKE_HITS,
+                     polled < pmd->poll_until);
+        /* Dated when the poll began, not after the frames were forwarded:
+         * that took a while (the receiving stack runs within the send). */
+        pmd_wake_burst(&pmd->wake, polled, pmd->woken_by_frames);
+    }
+    pmd->last_rx_cycles = now;
+    pmd->poll_until = 0;
+    pmd->woken_by_frames = false;
+}
+
+/* Waits up to 'wait' cycles for frames on the queues of 'poll'. */
+static void
+pmd_sleep_wait(struct pmd *pmd, const struct pmd_poll_list *poll,
+               uint64_t wait, bool predict)
+{
+    int n_fds = pmd_collect_wait_fds(pmd, poll);
+    uint64_t wait_ns = wait * 1000 / pmd->cycles_per_us;
+    struct timespec ts = {
+        .tv_sec = wait_ns / 1000000000,
+        .tv_nsec = wait_ns % 1000000000,
+    };
+    uint64_t start = cycles_now();
+    uint64_t took;
+    int n_ready;
+
+    if (n_fds >= 0) {
+        n_ready = ppoll(pmd->wait_fds, n_fds, &ts, NULL);
+    } else {
+        n_ready = nanosleep(&ts, NULL) ? -1 : 0;
+    }
+    took = cycles_now() - start;
+    pmd->woken_by_frames = n_ready > 0;
+    if (predict && !n_ready) {
+        pmd_wake_timed_out(&pmd->wake, wait, took);
+    }
+    pmd->now_ms = time_msec();
+    pmd_perf_add(&pmd->perf, PMD_STAT_SLEEPS, 1);
+    pmd_perf_add(&pmd->perf, PMD_STAT_SLEEP_US, took / pmd->cycles_per_us);
+}
+
 /* Load-based sleep (pmd-sleep-max).  A PMD that has received nothing for
  * PMD_SPIN_US waits in ppoll() on the receive descriptors of its queues,
  * for at most pmd-sleep-max microseconds at a time, and wakes as soon as a
@@ -624,37 +673,40 @@ pmd_collect_wait_fds(struct pmd *pmd, const struct pmd_poll_list *poll)
  * holding a closed socket would keep it receiving, and deleting a tap),
  * and dp.c relies on every PMD having checked the slow path's generation
  * two grace periods after a change.  A queue whose provider has no
- * descriptor to wait on turns the wait into a plain nap of that length. */
+ * descriptor to wait on turns the wait into a plain nap of that length.
+ *
+ * With pmd-sleep-predict, the wait ends early and the PMD polls around
+ * the time periodic traffic is due (pmd-wake.h).  'polled' is when this
+ * iteration's poll began. */
 static void
 pmd_sleep_maybe(struct pmd *pmd, const struct pmd_poll_list *poll,
-                uint32_t n_packets)
+                uint32_t n_packets, uint64_t polled)
 {
-    uint32_t max_us = __atomic_load_n(&pmd->dp->settings.sleep_max_us,
-                                      __ATOMIC_RELAXED);
+    const struct dp_settings *s = &pmd->dp->settings;
+    uint32_t max_us = __atomic_load_n(&s->sleep_max_us, __ATOMIC_RELAXED);
+    bool predict = __atomic_load_n(&s->sleep_predict, __ATOMIC_RELAXED);
     uint64_t now = cycles_now();
-    struct timespec ts;
-    long long start;
-    int n_fds;
+    uint64_t wait = max_us * pmd->cycles_per_us;
+    struct pmd_wake_plan plan;
 
     if (!max_us || n_packets) {
-        pmd->last_rx_cycles = now;
+        pmd_sleep_note_rx(pmd, polled, now, predict && n_packets);
         return;
     }
-    if (now - pmd->last_rx_cycles < PMD_SPIN_US * pmd->cycles_per_us) {
+    if (now - pmd->last_rx_cycles < PMD_SPIN_US * pmd->cycles_per_us
+        || now < pmd->poll_until) {
         return;
     }
-    n_fds = pmd_collect_wait_fds(pmd, poll);
-    ts.tv_sec = max_us / 1000000;
-    ts.tv_nsec = (max_us % 1000000) * 1000;
-    start = time_usec();
-    if (n_fds >= 0) {
-        ppoll(pmd->wait_fds, n_fds, &ts, NULL);
-    } else {
-        nanosleep(&ts, NULL);
+    if (predict) {
+        plan = pmd_wake_plan(&pmd->wake, now, wait);
+        if (!plan.wait) {
+            pmd->poll_until = plan.poll_until;
+            pmd_perf_add(&pmd->perf, PMD_STAT_WAKE_POLLS, 1);
+            return;
+        }
+        wait = plan.wait;
     }
-    pmd->now_ms = time_msec();
-    pmd_perf_add(&pmd->perf, PMD_STAT_SLEEPS, 1);
-    pmd_perf_add(&pmd->perf, PMD_STAT_SLEEP_US, time_usec() - start);
+    pmd_sleep_wait(pmd, poll, wait, predict);
 }
 
 static void
@@ -689,6 +741,7 @@ pmd_main(void *pmd_)
     pmd->next_sweep_ms = pmd->now_ms + PMD_SWEEP_INTERVAL_MS;
     pmd_reval_start(pmd);
     pmd->cycles_per_us = MAX(1, pmd_perf_tsc_hz() / 1000000);
+    pmd_wake_init(&pmd->wake, pmd->cycles_per_us);
     VLOG_INFO("pmd thread on core %d started", pmd->core_id);
 
     for (uint32_t idle = 0;
@@ -730,7 +783,7 @@ pmd_main(void *pmd_)
         pmd_perf_add(&pmd->perf, PMD_STAT_CYCLES_BUSY, busy);
         pmd_perf_add(&pmd->perf, PMD_STAT_CYCLES_IDLE,
                      cycles_now() - start - busy);
-        pmd_sleep_maybe(pmd, poll, n);
+        pmd_sleep_maybe(pmd, poll, n, start);
         rcu_quiesce();
     }
     rcu_unregister();

@@ -28,6 +28,7 @@
 #include "dp/tx-gro.h"
 #include "dp/tx-gso.h"
 #include "dp/pmd-reval.h"
+#include "dp/pmd-wake.h"
 #include "classifier/smc.h"
 
 struct pollfd;
@@ -198,6 +199,10 @@ struct pmd {
     long long next_sweep_ms;    /* Next idle-flow sweep and re-rank. */
     long long now_ms;           /* Time at the start of this iteration. */
     uint64_t last_rx_cycles;    /* cycles_now() of the last frame. */
+    struct pmd_wake wake;       /* When the next burst is due. */
+    uint64_t poll_until;        /* cycles_now() until which an idle PMD
+                                 * polls for a burst due. */
+    bool woken_by_frames;       /* The last wait ended with frames. */
     struct pollfd *wait_fds;    /* For pmd-sleep-max waits. */
     size_t n_wait_fds_allocated;
     uint64_t cycles_per_us;     /* cycles_now() ticks per microsecond. */
