@@ -39,7 +39,7 @@
 #                   (UDP source port and source address counters of coprime
 #                   periods); udp64 is the 1-flow figure (alias
 #                   udp64-flows1)
-#   ping            100 pings A -> B, 0.01 s apart: avg, p50, p99 RTT
+#   ping            1000 pings A -> B, 1 ms apart: avg, p50, p99 RTT
 #   sockperf        sockperf UDP ping-pong, 64-byte messages, for
 #                   SOCKPERF_TIME s: p50 and p99 of the full round trip
 #   cpu             the switch's CPU idle (CPU_IDLE s, no traffic) and
@@ -109,7 +109,7 @@ SETUP=
 # scripts); the af_packet and af_xdp drivers are packages of their own.
 BENCH_PACKAGES=(iperf3 netsniff-ng ethtool sockperf openvswitch-switch
     gnuplot-nox dpdk-dev librte-net-af-packet23 librte-net-af-xdp23)
-PING_COUNT=100
+PING_COUNT=1000
 SOCKPERF_PORT=11111
 NS_A=bnA
 NS_B=bnB
@@ -321,7 +321,7 @@ estimate_seconds()
             case $wl in
             tcp*) per_run=$((per_run + DURATION * 10 + 10)) ;;
             udp*) per_run=$((per_run + UDP_DURATION * 10 + 20)) ;;
-            ping) per_run=$((per_run + PING_COUNT / 10 + 15)) ;;
+            ping) per_run=$((per_run + PING_COUNT / 1000 + 15)) ;;
             sockperf) per_run=$((per_run + SOCKPERF_TIME * 10 + 35)) ;;
             cpu)
                 per_run=$((per_run + CPU_IDLE * 10 + 10))
@@ -1138,13 +1138,14 @@ wl_tcp()
     emit "$sw" "$wl" "$run" "$(python3 "$REPORT" iperf "$json")"
 }
 
-# wl_ping SWITCH RUN: PING_COUNT pings 0.01 s apart; avg, p50 and p99 (the
-# avg sample keeps every RTT, for the CDF plot).
+# wl_ping SWITCH RUN: PING_COUNT pings 1 ms apart (1,000 a second, a
+# steady request rate); avg, p50 and p99 (the avg sample keeps every RTT,
+# for the CDF plot).
 wl_ping()
 {
     local sw=$1 run=$2 out metric
     out=$PS_LOG_DIR/$sw-ping-$run.txt
-    ip netns exec "$NS_A" taskset -c 0 ping -n -c "$PING_COUNT" -i 0.01 \
+    ip netns exec "$NS_A" taskset -c 0 ping -n -c "$PING_COUNT" -i 0.001 \
         -W 1 "$ADDR_B" >"$out" 2>&1 || true
     for metric in avg p50 p99; do
         emit "$sw" "ping-$metric" "$run" \

@@ -74,7 +74,8 @@ TABLES = [
         ("mem1m-kb-per-flow", "KB", "VmRSS growth KB per flow", False),
     ]),
 ]
-REFERENCES = ["veth", "bridge", "ovs-tso-off", "ovs-tso-on", "ovs-afxdp"]
+REFERENCES = ["veth", "bridge", "ovs-tso-off", "ovs-tso-on", "ovs-afxdp",
+              "dpdk-af-packet", "dpdk-af-xdp"]
 SUBJECTS = ["pmdswitch-tpacket", "pmdswitch-mmsg", "pmdswitch-afxdp"]
 
 # Flow-count workloads and their exact number of distinct 5-tuples (the
