@@ -42,30 +42,33 @@ cmp_u64(const void *a_, const void *b_)
     return a < b ? -1 : a > b;
 }
 
-/* The sample of rank 'rank' out of PMD_WAKE_SAMPLES, scaled to the
- * samples 'r' holds. */
-static uint64_t
-ring_quantile(const struct pmd_wake_ring *r, int rank)
+/* Copies the samples of 'r' into 'sorted', in increasing order.  Returns
+ * how many there are. */
+static uint32_t
+ring_sort(const struct pmd_wake_ring *r, uint64_t sorted[PMD_WAKE_SAMPLES])
 {
-    uint64_t sorted[PMD_WAKE_SAMPLES];
-
-    if (!r->n) {
-        return 0;
-    }
     memcpy(sorted, r->v, r->n * sizeof sorted[0]);
     qsort(sorted, r->n, sizeof sorted[0], cmp_u64);
-    return sorted[rank * r->n / PMD_WAKE_SAMPLES];
+    return r->n;
+}
+
+/* The sample of rank 'rank' out of PMD_WAKE_SAMPLES among the 'n' samples
+ * of 'sorted', scaled to 'n'. */
+static uint64_t
+rank_of(const uint64_t *sorted, uint32_t n, int rank)
+{
+    return n ? sorted[rank * n / PMD_WAKE_SAMPLES] : 0;
 }
 
 static void
 derive_window(struct pmd_wake *w)
 {
-    uint64_t low = ring_quantile(&w->intervals, PMD_WAKE_LOW);
-    uint64_t high = ring_quantile(&w->intervals, PMD_WAKE_HIGH);
+    uint64_t sorted[PMD_WAKE_SAMPLES];
+    uint32_t n = ring_sort(&w->intervals, sorted);
 
-    w->period = ring_quantile(&w->intervals, PMD_WAKE_SAMPLES / 2);
-    w->before = w->period - low + w->floor;
-    w->after = high - w->period + w->floor;
+    w->period = rank_of(sorted, n, PMD_WAKE_SAMPLES / 2);
+    w->before = w->period - rank_of(sorted, n, PMD_WAKE_LOW) + w->floor;
+    w->after = rank_of(sorted, n, PMD_WAKE_HIGH) - w->period + w->floor;
 }
 
 /* Records that a burst of frames started at 'now' after a quiet spell;
@@ -104,8 +107,12 @@ pmd_wake_burst(struct pmd_wake *w, uint64_t now, bool after_wait)
 void
 pmd_wake_timed_out(struct pmd_wake *w, uint64_t asked, uint64_t took)
 {
+    uint64_t sorted[PMD_WAKE_SAMPLES];
+    uint32_t n;
+
     ring_add(&w->lates, took > asked ? took - asked : 0);
-    w->late = ring_quantile(&w->lates, PMD_WAKE_SAMPLES / 2);
+    n = ring_sort(&w->lates, sorted);
+    w->late = rank_of(sorted, n, PMD_WAKE_SAMPLES / 2);
 }
 
 /* True if the arrivals are regular enough that polling around the next
