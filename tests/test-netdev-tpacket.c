@@ -5,7 +5,9 @@
  * Tests for the "tpacket" port provider on a real veth pair: frames arrive
  * intact whatever their size, with their VLAN tag put back and their vnet
  * header carried, through both the low-latency socket and the throughput
- * ring; the port never receives what it sends; receive buffers and ring
+ * ring; the port never receives what it sends; a batch that mixes frames
+ * with and without offload metadata leaves in order with its metadata
+ * (they take different transmit sockets); receive buffers and ring
  * blocks are reused (100,000 frames through a ring that holds far fewer);
  * the low-latency socket delivers a lone frame although the throughput
  * ring's block timeout is 1 s; a burst moves the port to the throughput
@@ -686,6 +688,112 @@ test_no_self_receive(void)
               st.outgoing);
         netdev_close(nd);
     }
+    close(peer_fd);
+}
+
+/* Kind of frame 'i' of test_mixed_transmit(): runs of 1 to 4 frames of
+ * each kind, so that the batch keeps switching between the transmit
+ * sockets; frame 13 is a GSO frame. */
+#define MIXED_FRAMES 32
+#define MIXED_GSO_INDEX 13
+
+static bool
+mixed_has_vnet(int i)
+{
+    return i == MIXED_GSO_INDEX || i % 7 == 1 || i % 7 == 2 || i % 5 == 0;
+}
+
+/* Returns the index that frame 'data' of test_mixed_transmit() carries: a
+ * test frame's sequence number, or a TCP frame's TCP sequence number; -1
+ * for any other frame. */
+static int64_t
+mixed_frame_index(const uint8_t *data, size_t size)
+{
+    bool corrupt;
+    uint32_t seq;
+
+    if (!is_test_frame(data, size)) {
+        return -1;
+    }
+    if (size >= ETH_HEADER_LEN + 40 && data[12] == 0x08 && data[13] == 0) {
+        memcpy(&seq, data + ETH_HEADER_LEN + 20 + 4, 4);
+        return ntohl(seq);
+    }
+    seq = frame_seq(data, size, &corrupt);
+    return corrupt ? -1 : (int64_t) seq;
+}
+
+/* A batch that mixes frames with offload metadata (checksum offload, one
+ * GSO frame) and frames without, as a switch forwards them: every frame
+ * reaches the peer once, in batch order, and keeps its metadata. */
+static void
+test_mixed_transmit(void)
+{
+    static uint8_t frames[MIXED_FRAMES][4000];
+    static uint8_t buf[sizeof(struct virtio_net_hdr) + MAX_FRAME];
+    int peer_fd = netns_test_peer_socket(IF_B, true, true);
+    struct netdev *nd = open_port("low-latency", NULL);
+    struct dp_packet packets[MIXED_FRAMES];
+    struct dp_batch batch;
+    long long deadline;
+    int next = 0;
+
+    dp_batch_init(&batch);
+    for (int i = 0; i < MIXED_FRAMES; i++) {
+        struct dp_packet *p = &packets[i];
+
+        if (mixed_has_vnet(i)) {
+            size_t size = i == MIXED_GSO_INDEX ? 4000 : 200;
+            uint32_t be = htonl(i);
+
+            dp_packet_init(p, frames[i], size, 0);
+            make_tcp_frame(frames[i], size, 0, i == MIXED_GSO_INDEX,
+                           &p->vnet);
+            memcpy(frames[i] + ETH_HEADER_LEN + 20 + 4, &be, 4);
+            p->flags |= DP_PACKET_F_VNET;
+        } else {
+            make_frame(frames[i], SMALL_FRAME, i, NULL, 0);
+            dp_packet_init(p, frames[i], SMALL_FRAME, 0);
+        }
+        dp_batch_add(&batch, p);
+    }
+    netdev_send(nd, 0, &batch);
+    CHECK(port_stats(nd).tx_packets == MIXED_FRAMES,
+          "tx_packets %llu, sent %d",
+          (unsigned long long) port_stats(nd).tx_packets, MIXED_FRAMES);
+
+    deadline = time_msec() + WAIT_MS;
+    while (next < MIXED_FRAMES && time_msec() < deadline) {
+        ssize_t n = recv(peer_fd, buf, sizeof buf, 0);
+        const struct virtio_net_hdr *vnet = (const void *) buf;
+        size_t hdr = sizeof *vnet;
+        int64_t idx;
+
+        if (n <= (ssize_t) hdr) {
+            usleep(100);
+            continue;
+        }
+        idx = mixed_frame_index(buf + hdr, n - hdr);
+        if (idx < 0) {
+            continue;
+        }
+        CHECK(idx == next, "frame %lld arrived where %d was due",
+              (long long) idx, next);
+        if (idx != next) {
+            break;
+        }
+        CHECK(!(vnet->flags & VIRTIO_NET_HDR_F_NEEDS_CSUM)
+              == !mixed_has_vnet(next),
+              "frame %d: checksum offload %s", next,
+              mixed_has_vnet(next) ? "lost" : "appeared");
+        CHECK((vnet->gso_type != VIRTIO_NET_HDR_GSO_NONE)
+              == (next == MIXED_GSO_INDEX),
+              "frame %d: gso_type %u", next, vnet->gso_type);
+        next++;
+    }
+    CHECK(next == MIXED_FRAMES, "peer received %d of %d frames in order",
+          next, MIXED_FRAMES);
+    netdev_close(nd);
     close(peer_fd);
 }
 
@@ -1865,6 +1973,7 @@ main(void)
         { "bad options", test_bad_options },
         { "frames intact", test_frames_intact },
         { "no self receive", test_no_self_receive },
+        { "mixed transmit", test_mixed_transmit },
         { "bulk", test_bulk },
         { "low latency", test_low_latency },
         { "mode switch", test_mode_switch },

@@ -7,11 +7,14 @@
  * options every provider needs, accumulating the kernel's drop counters and
  * the batched sendmmsg transmit path.
  *
- * Every packet socket made here carries a struct virtio_net_hdr in front of
- * each frame in both directions (PACKET_VNET_HDR), so that checksum-partial
- * and GSO frames cross the switch whole.  PACKET_QDISC_BYPASS is left off on
- * purpose: with it, a GSO frame sent to a port whose TSO is off is dropped
- * while sendmsg reports success; without it the kernel segments the frame.
+ * Receive sockets and one transmit socket per queue carry a struct
+ * virtio_net_hdr in front of each frame (PACKET_VNET_HDR), so that
+ * checksum-partial and GSO frames cross the switch whole.  Frames without
+ * offload metadata leave by a second, plain transmit socket: the kernel then
+ * has no header to parse.  Both sockets go through the port's qdisc
+ * (PACKET_QDISC_BYPASS stays off): with bypass, a GSO frame sent to a port
+ * whose TSO is off is dropped while sendmsg reports success, and on veth,
+ * whose default qdisc is noqueue, bypass saved nothing measurable.
  */
 #include <autoconf.h>
 #include "netdev/netdev-provider.h"
@@ -63,10 +66,11 @@ netdev_linux_ifindex(const char *name)
 }
 
 int
-netdev_linux_packet_socket(int ifindex, bool rx)
+netdev_linux_packet_socket(int ifindex, enum netdev_linux_sock kind)
 {
+    bool rx = kind == NETDEV_SOCK_RX;
     struct sockaddr_ll sll;
-    int error;
+    int error = 0;
     int fd;
 
     /* Created with protocol 0 so that it receives nothing until bind()
@@ -77,7 +81,9 @@ netdev_linux_packet_socket(int ifindex, bool rx)
         return -errno;
     }
 
-    error = setsockopt_int__(fd, SOL_PACKET, PACKET_VNET_HDR, 1);
+    if (kind != NETDEV_SOCK_TX_PLAIN) {
+        error = setsockopt_int__(fd, SOL_PACKET, PACKET_VNET_HDR, 1);
+    }
     if (!error && rx) {
         error = setsockopt_int__(fd, SOL_PACKET, PACKET_AUXDATA, 1);
     }
@@ -250,42 +256,54 @@ sendmmsg_step__(int fd, struct mmsghdr *msgs, uint32_t n,
     return false;
 }
 
-void
-netdev_linux_sendmmsg(int fd, struct dp_batch *batch,
-                      struct netdev_stats *stats)
+/* True if 'p' carries offload metadata that the kernel must see. */
+static inline bool
+needs_vnet_hdr__(const struct dp_packet *p)
 {
-    static const struct virtio_net_hdr zero_vnet;
+    return (p->flags & DP_PACKET_F_VNET) && (p->vnet.flags | p->vnet.gso_type);
+}
+
+void
+netdev_linux_sendmmsg(struct netdev_linux_txq *txq, struct dp_batch *batch)
+{
     struct iovec iovs[DP_BATCH_SIZE][2];
     struct mmsghdr msgs[DP_BATCH_SIZE];
+    bool vnet[DP_BATCH_SIZE];
     uint32_t n = MIN(batch->count, DP_BATCH_SIZE);
     struct sendmmsg_state st = { .done = 0 };
-
-    if (!n) {
-        return;
-    }
 
     for (uint32_t i = 0; i < n; i++) {
         struct dp_packet *p = batch->packets[i];
 
-        iovs[i][0].iov_base = (p->flags & DP_PACKET_F_VNET
-                               ? (void *) &p->vnet : (void *) &zero_vnet);
+        vnet[i] = needs_vnet_hdr__(p);
+        iovs[i][0].iov_base = &p->vnet;
         iovs[i][0].iov_len = sizeof p->vnet;
         iovs[i][1].iov_base = p->data;
         iovs[i][1].iov_len = p->size;
         memset(&msgs[i].msg_hdr, 0, sizeof msgs[i].msg_hdr);
-        msgs[i].msg_hdr.msg_iov = iovs[i];
-        msgs[i].msg_hdr.msg_iovlen = 2;
+        msgs[i].msg_hdr.msg_iov = &iovs[i][!vnet[i]];
+        msgs[i].msg_hdr.msg_iovlen = vnet[i] ? 2 : 1;
     }
 
-    /* Usually one call.  Each further call follows a call that sent or
-     * dropped at least one frame, or is the single retry, so there are at
-     * most n + 1. */
-    while (sendmmsg_step__(fd, msgs, n, batch, stats, &st)) {
-        continue;
+    /* One run per change between the sockets; both transmit in the
+     * calling thread, so the frames leave in batch order.  Each run is
+     * usually one call: each further call follows a call that sent or
+     * dropped at least one frame, or is the run's single retry. */
+    while (st.done < n) {
+        uint32_t end = st.done + 1;
+        int fd = vnet[st.done] ? txq->fd : txq->plain_fd;
+
+        while (end < n && vnet[end] == vnet[st.done]) {
+            end++;
+        }
+        st.retried = false;
+        while (sendmmsg_step__(fd, msgs, end, batch, &txq->stats, &st)) {
+            continue;
+        }
     }
     if (st.n_sent) {
-        netdev_counter_add(&stats->tx_packets, st.n_sent);
-        netdev_counter_add(&stats->tx_bytes, st.n_bytes);
+        netdev_counter_add(&txq->stats.tx_packets, st.n_sent);
+        netdev_counter_add(&txq->stats.tx_bytes, st.n_bytes);
     }
 }
 
@@ -312,6 +330,41 @@ netdev_linux_link_health(int fd, int ifindex, const char *name)
     return 0;
 }
 
+/* Opens the two sockets of 'txq'.  Returns 0, or a positive errno with a
+ * message in '*errp' and neither left open. */
+static int
+txq_open__(const struct netdev *netdev, struct netdev_linux_txq *txq,
+           char **errp)
+{
+    int fd = netdev_linux_packet_socket(netdev->ifindex, NETDEV_SOCK_TX);
+    int plain_fd = -1;
+
+    if (fd >= 0) {
+        plain_fd = netdev_linux_packet_socket(netdev->ifindex,
+                                              NETDEV_SOCK_TX_PLAIN);
+        if (plain_fd < 0) {
+            close(fd);
+            fd = plain_fd;
+        }
+    }
+    if (fd < 0) {
+        *errp = xasprintf("interface %s: cannot open transmit socket (%s)",
+                          netdev->name, strerror(-fd));
+        return -fd;
+    }
+    txq->fd = fd;
+    txq->plain_fd = plain_fd;
+    return 0;
+}
+
+static void
+txq_close__(struct netdev_linux_txq *txq)
+{
+    close(txq->fd);
+    close(txq->plain_fd);
+    memset(txq, 0, sizeof *txq);
+}
+
 int
 netdev_linux_txqs_open(const struct netdev *netdev,
                        struct netdev_linux_txq **txqsp, char **errp)
@@ -320,16 +373,13 @@ netdev_linux_txqs_open(const struct netdev *netdev,
 
     txqs = xzalloc_cacheline(netdev->max_txq * sizeof *txqs);
     for (int i = 0; i < netdev->n_txq; i++) {
-        int fd = netdev_linux_packet_socket(netdev->ifindex, false);
+        int error = txq_open__(netdev, &txqs[i], errp);
 
-        if (fd < 0) {
-            *errp = xasprintf("interface %s: cannot open transmit socket "
-                              "(%s)", netdev->name, strerror(-fd));
+        if (error) {
             netdev_linux_txqs_close(txqs, i);
             *txqsp = NULL;
-            return -fd;
+            return error;
         }
-        txqs[i].fd = fd;
     }
     *txqsp = txqs;
     return 0;
@@ -340,18 +390,14 @@ netdev_linux_txqs_grow(const struct netdev *netdev,
                        struct netdev_linux_txq *txqs, int n_txq, char **errp)
 {
     for (int i = netdev->n_txq; i < n_txq; i++) {
-        int fd = netdev_linux_packet_socket(netdev->ifindex, false);
+        int error = txq_open__(netdev, &txqs[i], errp);
 
-        if (fd < 0) {
-            *errp = xasprintf("interface %s: cannot open transmit socket "
-                              "(%s)", netdev->name, strerror(-fd));
+        if (error) {
             for (int j = netdev->n_txq; j < i; j++) {
-                close(txqs[j].fd);
-                memset(&txqs[j], 0, sizeof txqs[j]);
+                txq_close__(&txqs[j]);
             }
-            return -fd;
+            return error;
         }
-        txqs[i].fd = fd;
     }
     return 0;
 }
@@ -360,7 +406,7 @@ void
 netdev_linux_txqs_close(struct netdev_linux_txq *txqs, int n)
 {
     for (int i = 0; i < n; i++) {
-        close(txqs[i].fd);
+        txq_close__(&txqs[i]);
     }
     free(txqs);
 }

@@ -119,7 +119,8 @@ open_rx_sockets(struct netdev_mmsg *dev, const struct netdev_options *opts,
         return EINVAL;
     }
     for (q = 0; q < netdev->n_rxq && !error; q++) {
-        fds[q] = netdev_linux_packet_socket(netdev->ifindex, true);
+        fds[q] = netdev_linux_packet_socket(netdev->ifindex,
+                                            NETDEV_SOCK_RX);
         if (fds[q] < 0) {
             error = -fds[q];
             step = "cannot open receive socket";
@@ -250,7 +251,7 @@ netdev_mmsg_send(struct netdev *netdev, int qid, struct dp_batch *batch)
 {
     struct netdev_linux_txq *txq = &netdev_mmsg_cast(netdev)->txqs[qid];
 
-    netdev_linux_sendmmsg(txq->fd, batch, &txq->stats);
+    netdev_linux_sendmmsg(txq, batch);
 }
 
 static void

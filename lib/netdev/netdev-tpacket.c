@@ -124,9 +124,10 @@ open_ring_socket(int ifindex, const struct tpacket_req3 *req,
     int error;
     int fd;
 
-    /* Protocol 0, so that it receives nothing before its ring exists; the
-     * helper also sets PACKET_VNET_HDR, which must precede the ring. */
-    fd = netdev_linux_packet_socket(ifindex, false);
+    /* A transmit socket's setup: protocol 0, so that it receives nothing
+     * before its ring exists, and PACKET_VNET_HDR, which must precede the
+     * ring. */
+    fd = netdev_linux_packet_socket(ifindex, NETDEV_SOCK_TX);
     if (fd < 0) {
         *stepp = "cannot open packet socket";
         return fd;
@@ -191,7 +192,7 @@ open_ll(struct tpacket_rx_socks *socks, int ifindex, const char **stepp)
     int error;
     int fd;
 
-    fd = netdev_linux_packet_socket(ifindex, true);
+    fd = netdev_linux_packet_socket(ifindex, NETDEV_SOCK_RX);
     if (fd < 0) {
         *stepp = "cannot open low-latency socket";
         return -fd;
