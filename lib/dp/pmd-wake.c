@@ -6,6 +6,7 @@
 #include "dp/pmd-wake.h"
 
 #include <string.h>
+#include "base/util.h"
 
 /* Least margin on each side of a window: a sender whose intervals barely
  * vary still varies by a few microseconds. */
@@ -125,6 +126,19 @@ pmd_wake_trusted(const struct pmd_wake *w)
                <= w->period / PMD_WAKE_BUDGET);
 }
 
+/* How long the window stays open after the burst is due: at least up to
+ * the high quantile of the intervals, and as far as the budget allows
+ * beyond it, since late arrivals are the heavy tail (a sender's own timer
+ * is only ever late) and each one missed costs a wake-up. */
+static uint64_t
+window_after(const struct pmd_wake *w)
+{
+    uint64_t budget = w->period / PMD_WAKE_BUDGET;
+    uint64_t used = w->before + w->late;
+
+    return MAX(w->after, budget > used ? budget - used : 0);
+}
+
 /* What an idle PMD should do at 'now': wait (at most 'max_wait') or poll
  * until the end of the window around the burst that is due. */
 struct pmd_wake_plan
@@ -148,7 +162,7 @@ pmd_wake_plan(const struct pmd_wake *w, uint64_t now, uint64_t max_wait)
     start = due - w->before - w->late;
     if (now >= start) {
         return (struct pmd_wake_plan) {
-            .wait = 0, .poll_until = due + w->after,
+            .wait = 0, .poll_until = due + window_after(w),
         };
     }
     return (struct pmd_wake_plan) {
