@@ -11,6 +11,8 @@
 #   udp64        64-byte UDP frames from trafgen, one flow
 #   udp64-flows  the same over FLOWS distinct source ports x addresses
 #   tcp          one iperf3 TCP stream, default offloads
+#   tcp-no-offload  the same with tx checksumming, TSO and GSO off in both
+#                namespaces: MTU-sized frames that the switch merges
 #   idle         no traffic at all: what an idle switch spends
 #
 # Usage: perf-profile.sh [--tpacket true|false] [--seconds S] [--top N]
@@ -48,7 +50,7 @@ while [[ $# -gt 0 ]]; do
         sed -n '/^# Usage:/,/^# Needs/ s/^# \{0,1\}//p' "$0"
         exit 0
         ;;
-    udp64 | udp64-flows | tcp | idle) WORKLOAD=$1; shift ;;
+    udp64 | udp64-flows | tcp | tcp-no-offload | idle) WORKLOAD=$1; shift ;;
     *) echo "perf-profile.sh: unknown argument '$1' (try --help)" >&2
        exit 2 ;;
     esac
@@ -83,6 +85,11 @@ ps_add_veth_to_ns "$B" eth0 bpp-b-sw "$ADDR_B/24"
 if [[ -n "$AFXDP" ]]; then
     for ns in "$A" "$B"; do
         ps_ns "$ns" ethtool -K eth0 tx off >/dev/null
+    done
+fi
+if [[ $WORKLOAD == tcp-no-offload ]]; then
+    for ns in "$A" "$B"; do
+        ps_ns "$ns" ethtool -K eth0 tx off tso off gso off >/dev/null
     done
 fi
 CONFIG=$PS_LOG_DIR/config.json
@@ -137,7 +144,7 @@ time.sleep(3600)'
     idle)
         ps_bg idle sleep $((SECONDS_RUN + 3))
         ;;
-    tcp)
+    tcp | tcp-no-offload)
         ps_start_iperf3_server "$B" "$ADDR_B"
         ps_bg iperf3 ip netns exec "$A" taskset -c 0 iperf3 -c "$ADDR_B" \
             -t $((SECONDS_RUN + 3)) -J

@@ -109,9 +109,15 @@ test_updates(void)
 int
 main(void)
 {
-    test_lengths();
-    test_carries();
-    test_pieces();
+    /* The vector loop where the CPU has one, then the plain loop. */
+    for (int simd = 1; simd >= 0; simd--) {
+        check_set_context("%s loop", simd ? "vector" : "plain");
+        csum_set_simd(simd);
+        test_lengths();
+        test_carries();
+        test_pieces();
+    }
+    check_set_context("%s", "");
     test_updates();
     return check_finish("test-csum");
 }

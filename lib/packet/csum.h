@@ -10,6 +10,7 @@
 #ifndef CSUM_H
 #define CSUM_H 1
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -18,6 +19,11 @@
  * folded to 16 bits: add more to it, or csum_finish() it.  Sums of pieces
  * add up only when every piece but the last has an even size. */
 uint32_t csum_add(uint32_t sum, const void *data, size_t size);
+
+/* Lets csum_add() use the CPU's vector instructions if 'on' and the CPU has
+ * them (the default), or makes it use the plain loop.  Returns whether they
+ * were in use.  For tests and benchmarks, which compare the two. */
+bool csum_set_simd(bool on);
 
 /* Folds 'sum' into 16 bits. */
 static inline uint16_t
