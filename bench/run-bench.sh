@@ -387,7 +387,7 @@ meta = {
     "stamp": stamp, "runs": int(runs), "duration_s": int(duration),
     "udp_duration_s": int(udp_s), "sockperf_s": int(sockperf_s),
     "cpu_idle_s": int(idle_s), "mem1m_duration_s": int(mem_s),
-    "ping_count": int(ping_count), "ping_interval_s": 0.01,
+    "ping_count": int(ping_count), "ping_interval_s": 0.001,
     "kernel": platform.release(), "cpu": cpu,
     "cpus": len(os.sched_getaffinity(0)),
     "pinning": "switch on core 1 (taskset, pmd-cpu-mask 0x2); "

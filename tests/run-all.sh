@@ -14,7 +14,10 @@ if [ "$(id -u)" != 0 ]; then
     exit 1
 fi
 
-step() { printf '\n=== %s\n' "$*"; }
+# step TITLE: a heading with the time since the start, so that a CI log
+# shows where the suite's minutes go.
+START=$(date +%s)
+step() { printf '\n=== %s (at %ds)\n' "$*" "$(( $(date +%s) - START ))"; }
 
 step "installing dependencies"
 utilities/install-deps.sh || { echo "0 passed, 1 failed"; exit 1; }
@@ -125,6 +128,6 @@ if [ "${PMDSWITCH_SKIP_SANITIZERS:-}" != 1 ]; then
         --mode tpacket appctl capture rules
 fi
 
-echo
+step "done"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -23,7 +23,8 @@
  * moves nothing.  A burst that woke a waiting PMD is dated back by the
  * typical wake-up delay, so that the PMD learns even while it sleeps
  * through every burst.  The window opens early by the timer's own
- * lateness (the median of how late timed waits ended).  When the window
+ * lateness (the median of how late timed waits ended), and closes when its
+ * budget is spent, since late arrivals are the long tail.  When the window
  * would cost more than 1 / PMD_WAKE_BUDGET of the period (irregular
  * traffic, or a host that wakes its guests slowly), or traffic stops, the
  * PMD simply waits for frames, as without prediction.
