@@ -2,11 +2,12 @@
  * Copyright (c) 2026 The pmdswitch authors.
  * SPDX-License-Identifier: Apache-2.0
  *
- * Tests for packet/csum.c: csum_add(), which sums eight bytes at a time in
- * the host's byte order, gives the same checksum as the definition (RFC
+ * Tests for packet/csum.c: csum_add(), which sums 32-bit words in the
+ * host's byte order (32 bytes at a time with AVX2), gives the same checksum as the definition (RFC
  * 1071: big-endian 16-bit words, an odd last byte as a high half) for
  * every length from 0 to 2,100 bytes at every alignment, from any
- * starting sum, and in pieces; plus the RFC 1624 incremental updates.
+ * starting sum, and in pieces, with the vector loop (where the CPU has
+ * it) and the plain one; plus the RFC 1624 incremental updates.
  */
 #include <autoconf.h>
 #include "packet/csum.h"
@@ -111,8 +112,11 @@ main(void)
 {
     /* The vector loop where the CPU has one, then the plain loop. */
     for (int simd = 1; simd >= 0; simd--) {
+        if (csum_set_simd(simd) != simd) {
+            printf("test-csum: no vector loop on this CPU, skipped\n");
+            continue;
+        }
         check_set_context("%s loop", simd ? "vector" : "plain");
-        csum_set_simd(simd);
         test_lengths();
         test_carries();
         test_pieces();

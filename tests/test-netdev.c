@@ -508,9 +508,10 @@ supports_multiqueue(const char *type)
     return error != EOPNOTSUPP;
 }
 
-/* A port that fails half-way through opening (out of descriptors for the
- * second tx queue, or for the third rx queue) leaves nothing behind and
- * says which interface failed. */
+/* A port that fails half-way through opening (out of descriptors for a tx
+ * queue's first or second socket, or for the third rx queue with mmsg)
+ * leaves nothing behind and says which interface failed.  Each tx queue
+ * takes two descriptors and is opened before the rx queues. */
 static void
 test_open_rollback(const char *type)
 {
@@ -520,8 +521,10 @@ test_open_rollback(const char *type)
         int n_rxq;
         int n_txq;
     } cases[] = {
-        { "second tx queue", 1, 1, 2 },
-        { "third rx queue", 3, 4, 1 },
+        { "plain socket of the first tx queue", 1, 1, 1 },
+        { "second tx queue", 2, 1, 2 },
+        { "plain socket of the second tx queue", 3, 1, 2 },
+        { "third rx queue", 4, 4, 1 },
         { "no descriptor at all", 0, 1, 1 },
     };
 

@@ -508,8 +508,9 @@ unixctl_exit(struct unixctl_conn *conn, int argc OVS_UNUSED,
 }
 
 /* The file descriptors pmdswitchd asks for: each port takes one per rx
- * queue (two with TPACKET_V3) and one per PMD, so this covers a full port
- * table of 2,048 ports with several PMDs, and appctl clients besides. */
+ * queue (two with TPACKET_V3) and two per PMD (its tx queue's sockets), so
+ * this covers a full port table of 2,048 ports with up to 15 PMDs, and
+ * appctl clients besides. */
 #define PMDSWITCHD_NOFILE 65536
 
 /* Raises the soft descriptor limit to PMDSWITCHD_NOFILE, or to the hard

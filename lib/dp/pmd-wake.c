@@ -145,14 +145,15 @@ struct pmd_wake_plan
 pmd_wake_plan(const struct pmd_wake *w, uint64_t now, uint64_t max_wait)
 {
     struct pmd_wake_plan wait_max = { .wait = max_wait, .poll_until = 0 };
-    uint64_t since, k, due, start;
+    uint64_t since, after, k, due, start;
 
     if (!pmd_wake_trusted(w) || now < w->last_burst) {
         return wait_max;
     }
     since = now - w->last_burst;
+    after = window_after(w);
     /* The first burst due whose window has not closed. */
-    k = since < w->after ? 1 : (since - w->after) / w->period + 1;
+    k = since < after ? 1 : (since - after) / w->period + 1;
     if (k > PMD_WAKE_MAX_MISSED) {
         return wait_max;
     }
@@ -162,7 +163,7 @@ pmd_wake_plan(const struct pmd_wake *w, uint64_t now, uint64_t max_wait)
     start = due - w->before - w->late;
     if (now >= start) {
         return (struct pmd_wake_plan) {
-            .wait = 0, .poll_until = due + window_after(w),
+            .wait = 0, .poll_until = due + after,
         };
     }
     return (struct pmd_wake_plan) {

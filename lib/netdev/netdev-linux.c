@@ -212,7 +212,8 @@ struct sendmmsg_state {
  * 'n' and deals with a refusal: a frame refused for itself is dropped and
  * the rest goes on; otherwise the rest gets one retry if the call sent
  * something (the queue may have drained), then is dropped.  Advances
- * 'st'.  Returns false once the batch is finished. */
+ * 'st'.  Returns false once the messages up to 'n' (one run of the batch,
+ * see netdev_linux_sendmmsg()) are finished. */
 static bool
 sendmmsg_step__(int fd, struct mmsghdr *msgs, uint32_t n,
                 const struct dp_batch *batch, struct netdev_stats *stats,
@@ -256,11 +257,15 @@ sendmmsg_step__(int fd, struct mmsghdr *msgs, uint32_t n,
     return false;
 }
 
-/* True if 'p' carries offload metadata that the kernel must see. */
+/* True if 'p' carries offload metadata that the kernel acts on when it
+ * transmits: a checksum to finish or GSO.  DATA_VALID (the receiving
+ * kernel checked the checksum) means nothing on transmit. */
 static inline bool
 needs_vnet_hdr__(const struct dp_packet *p)
 {
-    return (p->flags & DP_PACKET_F_VNET) && (p->vnet.flags | p->vnet.gso_type);
+    return ((p->flags & DP_PACKET_F_VNET)
+            && ((p->vnet.flags & VIRTIO_NET_HDR_F_NEEDS_CSUM)
+                || p->vnet.gso_type != VIRTIO_NET_HDR_GSO_NONE));
 }
 
 void
@@ -363,6 +368,7 @@ txq_close__(struct netdev_linux_txq *txq)
     close(txq->fd);
     close(txq->plain_fd);
     memset(txq, 0, sizeof *txq);
+    txq->fd = txq->plain_fd = -1;
 }
 
 int

@@ -8,8 +8,8 @@
  * this way.
  *
  * The socket must carry a virtio_net_hdr in front of each frame
- * (PACKET_VNET_HDR) and pass VLAN tags as PACKET_AUXDATA, as the sockets of
- * netdev_linux_packet_socket() do.  The kernel copies each frame straight
+ * (PACKET_VNET_HDR) and pass VLAN tags as PACKET_AUXDATA, as the receive
+ * sockets of netdev_linux_packet_socket() do.  The kernel copies each frame straight
  * into a preallocated buffer per batch slot, large enough for a 64 KB GSO
  * frame, after headroom to put back a VLAN tag that the kernel handed over
  * as metadata; the vnet header lands in the packet's metadata.

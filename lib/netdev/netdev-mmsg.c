@@ -14,7 +14,7 @@
  * a netdev that replaces the port on its interface (the other provider,
  * or other options) joins that group and takes every frame over at one
  * instant, while the PMDs read these sockets dry (doc/port-handover.md).
- * Each tx queue owns a transmit-only socket.
+ * Each tx queue owns two transmit-only sockets (netdev_linux_sendmmsg()).
  *
  * Counters have one writer each: an rx queue's PMD writes its receive
  * counters, netdev_run() on the control thread writes the kernel drop

@@ -195,8 +195,9 @@ void netdev_stats_add(struct netdev_stats *dst,
 /* A transmit queue of a packet-socket port: two transmit-only sockets and
  * the counters of the one PMD that sends on them.  Frames with offload
  * metadata go out on 'fd', with their virtio_net_hdr; the others on
- * 'plain_fd', which has no vnet header to build and parse (4% less kernel
- * time per 64-byte frame on veth, doc/netdev-tpacket.md, "Transmit"). */
+ * 'plain_fd', which has no vnet header to build and parse (about 3% less
+ * kernel time per 64-byte frame on veth, doc/netdev-tpacket.md,
+ * "Transmit"). */
 struct netdev_linux_txq {
     int fd;
     int plain_fd;
@@ -222,7 +223,11 @@ void netdev_linux_txqs_close(struct netdev_linux_txq *txqs, int n);
 /* What a packet socket from netdev_linux_packet_socket() is for. */
 enum netdev_linux_sock {
     NETDEV_SOCK_RX,             /* Receives; PACKET_VNET_HDR and AUXDATA. */
-    NETDEV_SOCK_TX,             /* Transmit-only, PACKET_VNET_HDR. */
+    NETDEV_SOCK_TX,             /* Transmit-only, PACKET_VNET_HDR (also
+                                 * the start of the tpacket ring socket,
+                                 * which binds it again once its ring is
+                                 * set up: keep it free of transmit-only
+                                 * options). */
     NETDEV_SOCK_TX_PLAIN,       /* Transmit-only, frames without header. */
 };
 

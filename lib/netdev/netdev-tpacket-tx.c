@@ -5,7 +5,8 @@
  * Transmit of the "tpacket" port provider, on the PMD that owns the tx
  * queue: sendmmsg() on the queue's two transmit-only sockets, with the
  * vnet header in front of each frame that has offload metadata
- * (doc/netdev-tpacket.md, "Transmit").  The sockets are opened and closed in netdev-tpacket.c.
+ * (doc/netdev-tpacket.md, "Transmit").  The sockets are opened and closed
+ * in netdev-tpacket.c.
  */
 #include <autoconf.h>
 

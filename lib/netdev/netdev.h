@@ -160,10 +160,12 @@ void netdev_run(void);
  * the facts that decide whether checksum-partial and GSO frames can cross
  * the port whole. */
 struct netdev_offloads {
-    bool vnet_hdr;              /* Every frame carries a struct
-                                 * virtio_net_hdr both ways (PACKET_VNET_HDR
-                                 * or IFF_VNET_HDR); false: frames carry no
-                                 * offload metadata (afxdp). */
+    bool vnet_hdr;              /* Frames carry a struct virtio_net_hdr
+                                 * both ways (PACKET_VNET_HDR or
+                                 * IFF_VNET_HDR; packet sockets send frames
+                                 * without metadata on a socket without
+                                 * it); false: frames carry no offload
+                                 * metadata (afxdp). */
     bool tun;                   /* A tap: 'tun_offloads' says what it
                                  * accepted. */
     unsigned int tun_offloads;  /* TUN_F_* (linux/if_tun.h) the tap took

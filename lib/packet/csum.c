@@ -7,7 +7,7 @@
  * ones' complement sum of byte-swapped words is the byte-swapped sum (RFC
  * 1071, 2(B)), so this gives the big-endian sum without swapping every word.
  *
- * On x86-64 CPUs with AVX2, 32 bytes go in per step (3.5x faster over a
+ * On x86-64 CPUs with AVX2, 32 bytes go in per step (4.7x faster over a
  * 1448-byte segment); receive-side merging checks every TCP segment's
  * checksum this way when the sender did not offload it, and the scalar
  * loop was 9% of the switch core's time on such a stream.
@@ -65,8 +65,9 @@ csum_init(void)
     csum_simd = __builtin_cpu_supports("avx2");
 }
 
-/* sum_words_scalar() with AVX2: each 32-byte load is widened into two
- * vectors of four 64-bit lanes (the even and the odd words), one per
+/* sum_words_scalar() with AVX2: each 32-byte load of eight words is
+ * widened into two vectors of four 64-bit lanes (words 0, 1, 4, 5 and
+ * words 2, 3, 6, 7: unpack works within 128-bit halves), one per
  * accumulator. */
 static uint64_t __attribute__((target("avx2")))
 sum_words_avx2(const uint8_t *p, size_t n)
@@ -90,10 +91,8 @@ sum_words_avx2(const uint8_t *p, size_t n)
 bool
 csum_set_simd(bool on)
 {
-    bool was = csum_simd;
-
     csum_simd = on && __builtin_cpu_supports("avx2");
-    return was;
+    return csum_simd;
 }
 #else
 bool

@@ -22,7 +22,7 @@ uint32_t csum_add(uint32_t sum, const void *data, size_t size);
 
 /* Lets csum_add() use the CPU's vector instructions if 'on' and the CPU has
  * them (the default), or makes it use the plain loop.  Returns whether they
- * were in use.  For tests and benchmarks, which compare the two. */
+ * are in use now.  For tests and benchmarks, which compare the two. */
 bool csum_set_simd(bool on);
 
 /* Folds 'sum' into 16 bits. */

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Copyright (c) 2026 The pmdswitch authors.  SPDX-License-Identifier: Apache-2.0
 #
-# File descriptors and CPUs.  A port opens one tx queue per PMD, not one
-# per online CPU: as root the daemon runs in a mount namespace where
+# File descriptors and CPUs.  A port opens one tx queue (two sockets) per
+# PMD, not one per online CPU: as root the daemon runs in a mount namespace where
 # /sys/devices/system/cpu/online claims 256 CPUs, elsewhere on the
 # machine's own; a pmd-cpu-mask with more PMDs reopens the ports with more
 # queues, and one naming a core the daemon may not run on is refused.  The
@@ -121,7 +121,7 @@ if (($(nproc) >= 2)); then
     dm_wait_stat p1 tx_packets 1
 fi
 
-# A real port: as many transmit sockets as PMDs, not one per claimed CPU.
+# A real port: two transmit sockets per PMD, not per claimed CPU.
 if [[ -n $FAKE_CPUS ]]; then
     ps_add_quiet_ns dmfd-ns
     ps_add_veth_to_ns dmfd-ns eth0 dmfd-sw
@@ -130,9 +130,10 @@ if [[ -n $FAKE_CPUS ]]; then
     ps_appctl add-port br0 v1 interface=dmfd-sw >/dev/null
     added=$(($(n_fds) - before))
     ps_assert_eq "v1 tx queues" "$n_pmds" "$(n_txq v1)"
-    # Receive sockets (two with tpacket), one per PMD to send, a
-    # steering program and the interface's lock file.
-    ((added <= 4 + n_pmds)) ||
+    # Receive sockets (two with tpacket), two per PMD to send (a tx
+    # queue's sockets with and without the vnet header), a steering
+    # program and the interface's lock file.
+    ((added <= 4 + 2 * n_pmds)) ||
         ps_fail "a veth port took $added descriptors with $n_pmds PMDs"
     ps_info "ok: a veth port takes $added descriptors with $n_pmds PMDs"
     ps_appctl del-port br0 v1 >/dev/null

@@ -1,6 +1,10 @@
 #!/bin/bash
 # Copyright (c) 2026 The pmdswitch authors.
 # SPDX-License-Identifier: Apache-2.0
+# Provider-independent.
+#
+# (It runs once: it flips use-tpacket-v3 itself, so it forwards through
+# both providers in that one run.)
 #
 # System test: the switch changes while traffic flows.  A steady UDP
 # stream runs from A to B (p1 -> p2) while, one after the other:
