@@ -1,2 +1,2 @@
 # doc: design notes too long for a file header.
-EXTRA_DIST += doc/netdev-tpacket.md doc/port-handover.md
+EXTRA_DIST += doc/netdev-tpacket.md doc/port-handover.md doc/vxlan.md

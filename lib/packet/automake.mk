@@ -28,4 +28,6 @@ lib_libpmdswitch_a_SOURCES += \
 	lib/packet/pcap-file.h \
 	lib/packet/pcapng-writer.c \
 	lib/packet/pcapng-writer.h \
+	lib/packet/vxlan.c \
+	lib/packet/vxlan.h \
 	lib/packet/wire.h

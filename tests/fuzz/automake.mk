@@ -8,7 +8,8 @@ FUZZ_REPLAYS = \
 	tests/fuzz/replay-config \
 	tests/fuzz/replay-config-edit \
 	tests/fuzz/replay-miniflow \
-	tests/fuzz/replay-rules
+	tests/fuzz/replay-rules \
+	tests/fuzz/replay-vxlan
 check_PROGRAMS += $(FUZZ_REPLAYS)
 TESTS += $(FUZZ_REPLAYS)
 EXTRA_DIST += tests/fuzz/fuzz.h tests/fuzz/run-fuzzers.sh \
@@ -42,6 +43,10 @@ tests_fuzz_replay_rules_SOURCES = tests/fuzz/fuzz-replay.c \
 	tests/fuzz/fuzz-rules.c tests/fuzz/fuzz.h
 tests_fuzz_replay_rules_CPPFLAGS = $(AM_CPPFLAGS) -DFUZZ_NAME='"rules"'
 tests_fuzz_replay_rules_LDADD = $(PMD_LIBS)
+tests_fuzz_replay_vxlan_SOURCES = tests/fuzz/fuzz-replay.c \
+	tests/fuzz/fuzz-vxlan.c tests/fuzz/fuzz.h
+tests_fuzz_replay_vxlan_CPPFLAGS = $(AM_CPPFLAGS) -DFUZZ_NAME='"vxlan"'
+tests_fuzz_replay_vxlan_LDADD = $(PMD_LIBS)
 
 if ENABLE_FUZZING
 FUZZ_TARGETS = \
@@ -50,7 +55,8 @@ FUZZ_TARGETS = \
 	tests/fuzz/fuzz-config \
 	tests/fuzz/fuzz-config-edit \
 	tests/fuzz/fuzz-miniflow \
-	tests/fuzz/fuzz-rules
+	tests/fuzz/fuzz-rules \
+	tests/fuzz/fuzz-vxlan
 noinst_PROGRAMS += $(FUZZ_TARGETS)
 
 tests_fuzz_fuzz_appctl_SOURCES = tests/fuzz/fuzz-appctl.c tests/fuzz/fuzz.h
@@ -75,4 +81,7 @@ tests_fuzz_fuzz_miniflow_LDADD = $(PMD_LIBS)
 tests_fuzz_fuzz_rules_SOURCES = tests/fuzz/fuzz-rules.c tests/fuzz/fuzz.h
 tests_fuzz_fuzz_rules_LDFLAGS = $(AM_LDFLAGS) $(FUZZER_LDFLAGS)
 tests_fuzz_fuzz_rules_LDADD = $(PMD_LIBS)
+tests_fuzz_fuzz_vxlan_SOURCES = tests/fuzz/fuzz-vxlan.c tests/fuzz/fuzz.h
+tests_fuzz_fuzz_vxlan_LDFLAGS = $(AM_LDFLAGS) $(FUZZER_LDFLAGS)
+tests_fuzz_fuzz_vxlan_LDADD = $(PMD_LIBS)
 endif

@@ -367,7 +367,32 @@ CNI_CONFS = {
 }
 
 
+def vxlan_payloads():
+    """UDP payloads for the vxlan target: a header and an inner frame."""
+    inner = eth(0x0806, arp())
+
+    def hdr(vni, flags=0x08000000, low=0):
+        return struct.pack("!II", flags, vni << 8 | low)
+
+    return {
+        "vni42-arp": hdr(42) + inner,
+        "vni0-arp": hdr(0) + inner,
+        "vni-max-arp": hdr(0xffffff) + inner,
+        "vni42-ipv4-udp": hdr(42) + eth(0x0800, ipv4(17, udp())),
+        "header-and-eth-only": hdr(42) + inner[:14],
+        "truncated-inner": hdr(42) + inner[:13],
+        "header-only": hdr(42),
+        "empty": b"",
+        "i-flag-clear": hdr(42, flags=0) + inner,
+        "reserved-flag-bit": hdr(42, flags=0x08000001) + inner,
+        "other-flag": hdr(42, flags=0x88000000) + inner,
+        "reserved-vni-byte": hdr(42, low=5) + inner,
+    }
+
+
 def main():
+    for name, data in vxlan_payloads().items():
+        write("vxlan", name, data)
     for name, data in frames().items():
         write("miniflow", name, data)
     for name, text in CONFIGS.items():

@@ -19,7 +19,7 @@ set -u
 cd "$(dirname "$0")/../.."
 top=$(pwd)
 seconds=${1:-60}
-targets=${PMDSWITCH_FUZZ_TARGETS:-appctl cni-conf config config-edit miniflow rules}
+targets=${PMDSWITCH_FUZZ_TARGETS:-appctl cni-conf config config-edit miniflow rules vxlan}
 build=$top/_build-fuzz
 
 case "$seconds" in

@@ -353,7 +353,15 @@ ip link set dev "$GW" up
 ps_ping_all "$A" 5 10.79.42.254
 ps_ping_all "$C" 5 10.79.42.254
 ping -n -q -c 3 -i 0.05 -w 5 -I "$GW" 10.79.42.3 >"$PS_LOG_DIR/ping-host.out" ||
-    { cat "$PS_LOG_DIR/ping-host.out" >&2; ps_fail "the host cannot ping C"; }
+    {
+        cat "$PS_LOG_DIR/ping-host.out" >&2
+        # Where the replies went: the switch's counters of the tap and
+        # the host's own view of it (drops), and the host's route to C.
+        show_counters
+        ip -s link show dev "$GW" >&2
+        ip route get 10.79.42.3 >&2
+        ps_fail "the host cannot ping C"
+    }
 ps_info "ok: the host pings C through $GW, br0, x0, br1"
 
 ifindex=$(cat "/sys/class/net/$GW/ifindex")
