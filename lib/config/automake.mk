@@ -14,5 +14,7 @@ lib_libpmdswitch_a_SOURCES += \
 	lib/config/config-other.h \
 	lib/config/config.c \
 	lib/config/config.h \
+	lib/config/config-vxlan.c \
+	lib/config/config-vxlan.h \
 	lib/config/json-pos.c \
 	lib/config/json-pos.h

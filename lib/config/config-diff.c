@@ -16,6 +16,7 @@
 #include <string.h>
 #include "base/util.h"
 #include "config/config-mirror.h"
+#include "config/config-vxlan.h"
 
 /* Returns true if 'a' and 'b' are equal strings or both NULL. */
 static bool
@@ -78,6 +79,7 @@ port_equal__(const struct config_port *a, const struct config_port *b)
             && str_equal__(a->bond_mode, b->bond_mode)
             && str_equal__(a->xdp_mode, b->xdp_mode)
             && str_equal__(a->pcap, b->pcap)
+            && config_vxlan_equal(a->vxlan, b->vxlan)
             && a->bond_rebalance_interval == b->bond_rebalance_interval);
 }
 

@@ -13,6 +13,7 @@
 #include <autoconf.h>
 #include "config/config-schema.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <jansson.h>
 #include <stdarg.h>
@@ -22,6 +23,7 @@
 #include "config/config.h"
 #include "config/config-check.h"
 #include "config/config-mirror.h"
+#include "config/config-vxlan.h"
 #include "config/json-pos.h"
 #include "base/util.h"
 
@@ -37,6 +39,7 @@ static const char *const port_type_names[] = {
     [CONFIG_PORT_DUMMY] = "dummy",
     [CONFIG_PORT_PATCH] = "patch",
     [CONFIG_PORT_INTERNAL] = "internal",
+    [CONFIG_PORT_VXLAN] = "vxlan",
 };
 
 static const char *const vlan_mode_names[] = {
@@ -74,6 +77,8 @@ struct cfg_ctx {
     json_t *bridge_names;       /* Name -> [line, column]. */
     json_t *port_names;         /* Name -> [line, column]. */
     json_t *interfaces;         /* Interface -> [port, line, column]. */
+    json_t *vxlan_sockets;      /* "LOCAL_IP:DST_PORT" of vxlan ports ->
+                                 * [line, column]. */
 };
 
 /* Records error 'msg' (freed here) at 'pos'.  Returns false. */
@@ -211,6 +216,10 @@ struct port_keys {
     struct json_pos rebalance_key;
     struct json_pos xdp_mode_key;
     struct json_pos pcap_key;
+    struct json_pos vxlan_key;          /* The first vxlan option. */
+    bool has_vxlan;
+    bool has_n_rxq;
+    struct json_pos n_rxq_key;
     bool has_rebalance;
     bool has_pcap;
     bool has_xdp_mode;
@@ -230,7 +239,8 @@ static const char *const port_keys[] = {
 };
 static const char *const options_keys[] = {
     "n_rxq", "bond_mode", "peer", "bond-rebalance-interval", "xdp-mode",
-    "pcap", "mac-limit",
+    "pcap", "mac-limit", "remote_ip", "key", "local_ip", "dst_port", "ttl",
+    "tos",
 };
 static const char *const rule_keys[] = {
     "priority", "match", "actions", "cookie",
@@ -327,6 +337,21 @@ parse_port_options(struct cfg_ctx *ctx, const json_t *v,
                 return false;
             }
             port->n_rxq = n;
+            keys->has_n_rxq = true;
+            keys->n_rxq_key = key_pos;
+        } else if (config_vxlan_is_option(key)) {
+            if (!port->vxlan) {
+                port->vxlan = xmalloc(sizeof *port->vxlan);
+                config_vxlan_init(port->vxlan);
+            }
+            if (!keys->has_vxlan) {
+                keys->has_vxlan = true;
+                keys->vxlan_key = key_pos;
+            }
+            if (!check(ctx, pos,
+                       config_vxlan_parse_option(port->vxlan, key, value))) {
+                return false;
+            }
         } else if (!strcmp(key, "mac-limit")) {
             long long n = 0;
 
@@ -600,6 +625,51 @@ check_patch_port(struct cfg_ctx *ctx, const char *label,
     return true;
 }
 
+/* Checks a vxlan port's keys: it has no kernel interface of its own, and
+ * no two vxlan ports share a local address and UDP port, since one socket
+ * receives for the address and port. */
+static bool
+check_vxlan_port(struct cfg_ctx *ctx, const char *label,
+                 struct config_port *port, const struct port_keys *keys)
+{
+    char sock[INET_ADDRSTRLEN + 8];
+    char addr[INET_ADDRSTRLEN];
+    struct json_pos first;
+
+    if (keys->has_interface) {
+        return failf(ctx, keys->interface_key, "\"interface\" is not allowed "
+                     "on ports of type \"vxlan\"; a vxlan port has no kernel "
+                     "interface (it sends through the kernel's UDP stack)");
+    }
+    if (keys->has_members || keys->has_bond_mode || keys->has_rebalance) {
+        return failf(ctx, keys->object, "%s: bond settings are only allowed "
+                     "on ports of type \"bond\"", label);
+    }
+    if (keys->has_n_rxq && port->n_rxq != 1) {
+        return failf(ctx, keys->n_rxq_key, "\"n_rxq\" of a vxlan port must "
+                     "be 1: one socket receives for the port");
+    }
+    if (!port->vxlan) {
+        port->vxlan = xmalloc(sizeof *port->vxlan);
+        config_vxlan_init(port->vxlan);
+    }
+    if (!check(ctx, keys->has_vxlan ? keys->vxlan_key : keys->object,
+               config_vxlan_check(port->vxlan))) {
+        return false;
+    }
+    inet_ntop(AF_INET, &port->vxlan->local_ip, addr, sizeof addr);
+    snprintf(sock, sizeof sock, "%s:%d", addr, port->vxlan->dst_port);
+    if (!claim_name(ctx->vxlan_sockets, sock, keys->object, &first)) {
+        return failf(ctx, keys->object, "%s: another vxlan port (at %d:%d) "
+                     "already receives on local_ip %s, dst_port %d; give "
+                     "one of them another \"dst_port\" or \"local_ip\", "
+                     "or use one port with \"key\": \"flow\"", label,
+                     first.line, first.column, addr, port->vxlan->dst_port);
+    }
+    port->interface = xstrdup(port->name);
+    return true;
+}
+
 /* Checks the rules that involve a non-bond port's keys together. */
 static bool
 check_plain_port(struct cfg_ctx *ctx, struct config_port *port,
@@ -683,6 +753,11 @@ check_port(struct cfg_ctx *ctx, const char *label, struct config_port *port,
                      "allowed on ports of type \"patch\"; a patch port has "
                      "no kernel interface");
     }
+    if (port->create && port->type == CONFIG_PORT_VXLAN) {
+        return failf(ctx, keys->create_key, "\"create\" is not allowed on "
+                     "ports of type \"vxlan\"; a vxlan port has no kernel "
+                     "interface");
+    }
     if (port->create && port->type == CONFIG_PORT_INTERNAL) {
         return failf(ctx, keys->create_key, "\"create\" is not allowed on "
                      "ports of type \"internal\"; pmdswitchd always creates "
@@ -708,6 +783,14 @@ check_port(struct cfg_ctx *ctx, const char *label, struct config_port *port,
     }
     if (port->type == CONFIG_PORT_PATCH) {
         return check_patch_port(ctx, label, port, keys);
+    }
+    if (keys->has_vxlan && port->type != CONFIG_PORT_VXLAN) {
+        return failf(ctx, keys->vxlan_key, "\"remote_ip\", \"key\", "
+                     "\"local_ip\", \"dst_port\", \"ttl\" and \"tos\" are "
+                     "only allowed on ports of type \"vxlan\"");
+    }
+    if (port->type == CONFIG_PORT_VXLAN) {
+        return check_vxlan_port(ctx, label, port, keys);
     }
     if (!check_plain_port(ctx, port, keys)) {
         return false;
@@ -1104,6 +1187,7 @@ config_schema_parse(const json_t *root, const struct json_pos_node *root_pos,
     ctx.bridge_names = json_object();
     ctx.port_names = json_object();
     ctx.interfaces = json_object();
+    ctx.vxlan_sockets = json_object();
     config = xzalloc(sizeof *config);
     config_other_init(&config->other);
     if (parse_top(&ctx, root, root_pos, config)) {
@@ -1121,6 +1205,7 @@ config_schema_parse(const json_t *root, const struct json_pos_node *root_pos,
     json_decref(ctx.bridge_names);
     json_decref(ctx.port_names);
     json_decref(ctx.interfaces);
+    json_decref(ctx.vxlan_sockets);
     *errp = ctx.error;
     return config;
 }

@@ -212,6 +212,7 @@ config_port_uninit(struct config_port *port)
     free(port->peer);
     free(port->xdp_mode);
     free(port->pcap);
+    free(port->vxlan);
 }
 
 static void

@@ -77,6 +77,7 @@
 #include "config/config-other.h"
 
 struct config_mirror;
+struct netdev_vxlan_options;
 
 enum config_port_type {
     CONFIG_PORT_SYSTEM,         /* An existing kernel interface. */
@@ -92,6 +93,8 @@ enum config_port_type {
     CONFIG_PORT_INTERNAL,       /* The bridge's own interface in the host
                                  * stack: a tap pmdswitchd creates and
                                  * deletes with the port. */
+    CONFIG_PORT_VXLAN,          /* A VXLAN tunnel through the kernel's UDP
+                                 * stack, set by 'vxlan'. */
 };
 
 /* One rule of a bridge's rule table, kept as text until the rule table
@@ -141,6 +144,8 @@ struct config_port {
                                  * "generic".  NULL for other ports. */
     char *pcap;                 /* dummy ports: a pcap file for what the
                                  * port transmits, or NULL. */
+    struct netdev_vxlan_options *vxlan; /* vxlan ports: the tunnel's options
+                                 * (config-vxlan.h).  NULL for others. */
     int mac_limit;              /* "mac-limit": most MACs the bridge learns
                                  * on the port, 0..1000000; 0 (default):
                                  * only the table's size limits it. */

@@ -30,6 +30,8 @@
 #include "packet/flow-format.h"
 #include "packet/miniflow.h"
 #include "netdev/netdev.h"
+#include "netdev/netdev-vxlan.h"
+#include "config/config-vxlan.h"
 #include "packet/dp-actions-format.h"
 #include "packet/packets.h"
 #include "dp/pmd.h"
@@ -309,6 +311,70 @@ dp_show_port_type(const struct dp_port *port)
             : port->tap ? "tap" : "system");
 }
 
+/* Appends what a vxlan port's header line says in place of an interface:
+ * "vxlan: key=K, remote_ip=A[,B...], dst_port=P". */
+static void
+dp_show_vxlan_head(const struct dp_port *port, struct ds *text)
+{
+    const struct netdev_vxlan_options *vx = port->vxlan;
+    char remotes[NETDEV_VXLAN_MAX_REMOTES * 16];
+
+    config_vxlan_format_remotes(vx, remotes, sizeof remotes);
+    ds_put_format(text, "vxlan: key=");
+    if (vx->key_flow) {
+        ds_put_format(text, "flow");
+    } else {
+        ds_put_format(text, "%"PRIu32, vx->key);
+    }
+    ds_put_format(text, ", remote_ip=%s, dst_port=%d", remotes,
+                  vx->dst_port);
+}
+
+/* Appends a vxlan port's underlay and its receive drops by reason to
+ * 'text' and 'obj'. */
+static void
+dp_show_vxlan_tail(const struct dp_port *port, struct ds *text,
+                   json_t *obj)
+{
+    const struct netdev_vxlan_options *vx = port->vxlan;
+    struct netdev_vxlan_drops d = { 0 };
+    char remotes[NETDEV_VXLAN_MAX_REMOTES * 16];
+    char local[INET_ADDRSTRLEN];
+    json_t *tunnel;
+    int mtu = 0;
+
+    if (port->netdev) {
+        netdev_vxlan_get_drops(port->netdev, &d);
+        mtu = netdev_vxlan_get_underlay_mtu(port->netdev);
+    }
+    inet_ntop(AF_INET, &vx->local_ip, local, sizeof local);
+    config_vxlan_format_remotes(vx, remotes, sizeof remotes);
+    ds_put_format(text, "      tunnel: local_ip=%s, ttl=%d, tos=", local,
+                  vx->ttl);
+    if (vx->tos == NETDEV_VXLAN_TOS_INHERIT) {
+        ds_put_format(text, "inherit");
+    } else {
+        ds_put_format(text, "%d", vx->tos);
+    }
+    ds_put_format(text, ", underlay_mtu=%d\n"
+                  "      RX vxlan drops: truncated:%"PRIu64" bad_flags:%"
+                  PRIu64" wrong_vni:%"PRIu64" unknown_remote:%"PRIu64"\n",
+                  mtu, d.truncated, d.bad_flags, d.wrong_vni,
+                  d.unknown_remote);
+    tunnel = json_pack(
+        "{s:o, s:s, s:s, s:i, s:i, s:i, s:i, s:{s:I, s:I, s:I, s:I}}",
+        "key", (vx->key_flow ? json_string("flow")
+                : json_integer(vx->key)),
+        "local_ip", local, "remote_ip", remotes,
+        "dst_port", vx->dst_port, "ttl", vx->ttl, "tos", vx->tos,
+        "underlay_mtu", mtu, "rx_drops",
+        "vxlan_truncated", (json_int_t) d.truncated,
+        "vxlan_bad_flags", (json_int_t) d.bad_flags,
+        "vxlan_wrong_vni", (json_int_t) d.wrong_vni,
+        "vxlan_unknown_remote", (json_int_t) d.unknown_remote);
+    json_object_set_new(obj, "vxlan", tunnel);
+}
+
 /* Appends port 'port' of 'dp' to 'text' and 'ports' for dpctl/show. */
 static void
 dp_show_port(const struct dp *dp, const struct dp_port *port,
@@ -339,6 +405,9 @@ dp_show_port(const struct dp *dp, const struct dp_port *port,
     if (port->patch_peer) {
         ds_put_format(text, "    port %d: %s (peer=%s, patch", i, port->name,
                       port->patch_peer);
+    } else if (port->vxlan) {
+        ds_put_format(text, "    port %d: %s (", i, port->name);
+        dp_show_vxlan_head(port, text);
     } else {
         ds_put_format(text, "    port %d: %s (%s, %s", i, port->name,
                       port->ifname, type);
@@ -384,6 +453,9 @@ dp_show_port(const struct dp *dp, const struct dp_port *port,
                       "into %"PRIu64" frames, cut %"PRIu64" frames into %"
                       PRIu64" segments\n", s.tx_gro_segments,
                       s.tx_gro_frames, s.tx_gso_frames, s.tx_gso_segments);
+    }
+    if (port->vxlan) {
+        dp_show_vxlan_tail(port, text, obj);
     }
     if (member_of[0]) {
         json_object_set_new(obj, "bond", json_string(member_of));

@@ -323,7 +323,7 @@ port_check_provider__(const struct dp_port *port,
 static bool
 port_check_wanted__(const struct dp_port *port)
 {
-    return !port->bond && !port->patch_peer && !port->dummy;
+    return !port->bond && !port->patch_peer && !dp_port_is_virtual(port);
 }
 
 /* Returns another afxdp port of 'port''s bridge, or NULL. */

@@ -150,7 +150,7 @@ dp_link_check(struct dp *dp, struct dp_port *port)
     struct netlink_link_info info;
     int error;
 
-    if (port->dummy) {
+    if (dp_port_is_virtual(port)) {
         return;                 /* No interface to follow. */
     }
     if (port->tap) {
@@ -185,7 +185,7 @@ dp_link_event(struct dp *dp, const struct link_event *ev)
     for (int i = 0; i < DP_MAX_PORTS; i++) {
         struct dp_port *port = dp->ports[i];
 
-        if (port && !port->tap && !port->dummy && !port->bond
+        if (port && !port->tap && !dp_port_is_virtual(port) && !port->bond
             && !port->patch_peer
             && (ev->type == LINK_EVENT_RESYNC
                 || (port->netdev && port->ifindex == ev->ifindex)

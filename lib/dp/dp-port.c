@@ -28,6 +28,7 @@
 #include "config/config.h"
 #include "dp/dp-private.h"
 #include "netdev/netdev.h"
+#include "netdev/netdev-vxlan.h"
 #include "netdev/netlink-link.h"
 #include "dp/pmd.h"
 #include "base/ds.h"
@@ -111,6 +112,8 @@ dp_port_new(const struct dp_port *tmpl)
         port->tap = tmpl->tap;
         port->afxdp = tmpl->afxdp;
         port->dummy = tmpl->dummy;
+        port->vxlan = tmpl->vxlan ? xmemdup(tmpl->vxlan, sizeof *tmpl->vxlan)
+                                  : NULL;
         port->internal = tmpl->internal;
         port->patch_peer = (tmpl->patch_peer ? xstrdup(tmpl->patch_peer)
                             : NULL);
@@ -141,6 +144,9 @@ dp_port_provider(const struct dp_port *port, const struct config_other *other)
     }
     if (port->dummy) {
         return "dummy";
+    }
+    if (port->vxlan) {
+        return "vxlan";
     }
     return port->tap ? "tap" : dp_port_type(other);
 }
@@ -195,6 +201,16 @@ dp_port_tx_gso__(const struct netdev *netdev)
     return gso;
 }
 
+/* The largest frame 'netdev' sends, where it has a limit of its own. */
+static uint32_t
+dp_port_tx_max_frame__(const struct netdev *netdev)
+{
+    struct netdev_offloads off;
+
+    netdev_get_offloads(netdev, &off);
+    return off.max_frame;
+}
+
 /* Opens a netdev of provider 'type' for 'port' (not published yet) and
  * its rx queues.  'replaces' is the port of the dp that has the interface
  * open and goes once this one is attached (NULL: none): the new netdev
@@ -205,6 +221,7 @@ dp_port_open_netdev(struct dp *dp, struct dp_port *port, const char *type,
                     bool create, const struct dp_port *replaces, char **errp)
 {
     struct netdev_options opts = { .n_rxq = port->n_rxq,
+                                   .vxlan = port->vxlan,
                                    .n_txq = dp->n_txq,
                                    .max_txq = dp->max_txq,
                                    .create = create,
@@ -244,6 +261,7 @@ dp_port_open_netdev(struct dp *dp, struct dp_port *port, const char *type,
     }
     port->ifindex = netdev_get_ifindex(port->netdev);
     port->tx_gso = dp_port_tx_gso__(port->netdev);
+    port->tx_max_frame = dp_port_tx_max_frame__(port->netdev);
     port->n_rxqs = netdev_n_rxq(port->netdev);
     port->rxqs = xcalloc(port->n_rxqs, sizeof *port->rxqs);
     for (int q = 0; q < port->n_rxqs; q++) {
@@ -252,12 +270,13 @@ dp_port_open_netdev(struct dp *dp, struct dp_port *port, const char *type,
         port->rxqs[q]->qid = q;
         port->rxqs[q]->port_no = port->port_no;
     }
-    if (!port->tap && !port->dummy) {
+    if (!port->tap && !dp_port_is_virtual(port)) {
         dp_port_set_promisc(port);
     }
     /* A tap is up while its descriptors work (see dp-link.c), a dummy
-     * port always. */
-    port->state = (port->tap || port->dummy || dp_link_is_up(port->ifname)
+     * or vxlan port always. */
+    port->state = (port->tap || dp_port_is_virtual(port)
+                   || dp_link_is_up(port->ifname)
                    ? DP_PORT_UP : DP_PORT_DOWN);
     return 0;
 }
@@ -400,6 +419,8 @@ dp_port_open__(struct dp *dp, const struct config_port *cp,
     port->tap = cp->type == CONFIG_PORT_TAP || port->internal;
     port->afxdp = cp->type == CONFIG_PORT_AFXDP;
     port->dummy = cp->type == CONFIG_PORT_DUMMY;
+    port->vxlan = (cp->type == CONFIG_PORT_VXLAN
+                   ? xmemdup(cp->vxlan, sizeof *cp->vxlan) : NULL);
     port->pcap = cp->pcap ? xstrdup(cp->pcap) : NULL;
     port->xdp_generic = (port->afxdp && cp->xdp_mode
                          && !strcmp(cp->xdp_mode, "generic"));
@@ -409,7 +430,7 @@ dp_port_open__(struct dp *dp, const struct config_port *cp,
     ofproto_port_settings_init(&port->vlan,
                                config_vlan_mode_to_string(cp->vlan_mode),
                                cp->tag, cp->trunks, cp->n_trunks);
-    if (!port->dummy) {
+    if (!dp_port_is_virtual(port)) {
         /* Before anything is done to the interface. */
         port->lock = dp_iface_lock(cp->name, cp->interface, errp);
         if (!port->lock) {
@@ -419,7 +440,7 @@ dp_port_open__(struct dp *dp, const struct config_port *cp,
     }
     /* A valid config names each interface once, so a port that has it
      * open now is one the new config removes or changes. */
-    for (int i = 0; i < DP_MAX_PORTS; i++) {
+    for (int i = 0; i < DP_MAX_PORTS && !port->vxlan; i++) {
         if (dp->ports[i] && !strcmp(dp->ports[i]->ifname, cp->interface)) {
             replaces = dp->ports[i];
         }
@@ -478,6 +499,7 @@ dp_port_close(struct dp_port *port)
         }
         free(port->rxqs);
         free(port->pcap);
+        free(port->vxlan);
         free(port->patch_peer);
         free(port->ifname);
         free(port->name);

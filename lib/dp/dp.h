@@ -91,12 +91,17 @@ struct dp_port {
     uint8_t tx_gso;             /* DP_PORT_GSO_*: GSO frames its netdev
                                  * takes whole; others are segmented in
                                  * software (tx-gso.c). */
+    uint32_t tx_max_frame;      /* Largest frame the netdev sends (a
+                                 * tunnel's underlay MTU less its headers);
+                                 * GSO frames are cut to fit; 0: any. */
 
     /* Control thread only. */
     char *ifname;               /* The kernel interface it stands for. */
     bool tap;                   /* Type "tap". */
     bool afxdp;                 /* Type "afxdp" (neither: "system"). */
     bool dummy;                 /* Type "dummy": no kernel interface. */
+    struct netdev_vxlan_options *vxlan; /* Type "vxlan": its tunnel, with
+                                 * no kernel interface; NULL for others. */
     bool internal;              /* Type "internal": a tap it creates. */
     char *patch_peer;           /* Type "patch": the peer port's name;
                                  * NULL for other types. */
@@ -135,6 +140,14 @@ struct dp_port {
 #define DP_PORT_NONE UINT16_MAX
 
 const char *dp_port_state_to_string(enum dp_port_state);
+
+/* True for a port with no kernel interface to follow or lock: a dummy or
+ * a vxlan port.  Always up. */
+static inline bool
+dp_port_is_virtual(const struct dp_port *port)
+{
+    return port->dummy || port->vxlan;
+}
 
 /* Settings a PMD reads on every iteration; written by the control thread,
  * read relaxed. */

@@ -86,8 +86,20 @@ tx_gso_cut__(struct pmd *pmd, struct dp_port *port, uint16_t port_no,
     struct tx_gso *g = &pmd->tx_gso;
     struct gso_iter it;
 
-    if (gso_start(&it, p, 0) != GSO_OK
-        || gso_max_segment_size(&it) > TX_GSO_BUF_SIZE) {
+    if (gso_start(&it, p, 0) != GSO_OK) {
+        return false;
+    }
+    if (port->tx_max_frame
+        && gso_max_segment_size(&it) > port->tx_max_frame) {
+        /* The port's frames are smaller than the sender's segments (a
+         * tunnel's underlay): cut to fit the port instead. */
+        if (port->tx_max_frame <= it.hdr_len
+            || gso_start(&it, p, port->tx_max_frame - it.hdr_len)
+               != GSO_OK) {
+            return false;
+        }
+    }
+    if (gso_max_segment_size(&it) > TX_GSO_BUF_SIZE) {
         return false;
     }
     pmd_perf_add(&pmd->perf, PMD_STAT_GSO_FRAMES, 1);

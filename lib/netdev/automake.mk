@@ -12,6 +12,10 @@ lib_libpmdswitch_a_SOURCES += \
 	lib/netdev/netdev-offload-info.h \
 	lib/netdev/netdev-provider.h \
 	lib/netdev/netdev-tap.c \
+	lib/netdev/netdev-vxlan-fdb.c \
+	lib/netdev/netdev-vxlan-fdb.h \
+	lib/netdev/netdev-vxlan.c \
+	lib/netdev/netdev-vxlan.h \
 	lib/netdev/netdev-tpacket-policy.c \
 	lib/netdev/netdev-tpacket-policy.h \
 	lib/netdev/netdev-tpacket-steer.c \

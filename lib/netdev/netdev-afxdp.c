@@ -721,23 +721,6 @@ netdev_afxdp_classify__(const struct dp_packet *p)
             ? NETDEV_AFXDP_TX_CSUM : NETDEV_AFXDP_TX_BAD_VNET);
 }
 
-/* Finishes the checksum that the sender of 'frame' ('size' bytes) left
- * partial, as 'vnet' (checked by netdev_afxdp_classify__()) describes:
- * the field holds the pseudo-header sum, and the ones' complement of the
- * sum from 'csum_start' to the end of the frame replaces it, as the
- * kernel's skb_checksum_help() does (0 goes out as 0xffff). */
-static void
-netdev_afxdp_finish_csum__(uint8_t *frame, uint32_t size,
-                           const struct virtio_net_hdr *vnet)
-{
-    uint8_t *field = frame + vnet->csum_start + vnet->csum_offset;
-    uint16_t csum = csum_finish(csum_add(0, frame + vnet->csum_start,
-                                         size - vnet->csum_start));
-
-    field[0] = csum >> 8;
-    field[1] = csum;
-}
-
 static void
 netdev_afxdp_send(struct netdev *netdev, int qid, struct dp_batch *batch)
 {
@@ -782,8 +765,8 @@ netdev_afxdp_send(struct netdev *netdev, int qid, struct dp_batch *batch)
         addr = sock->tx_free[--sock->n_tx_free];
         memcpy(sock->area + addr, p->data, p->size);
         if (classes[i] == NETDEV_AFXDP_TX_CSUM) {
-            netdev_afxdp_finish_csum__(sock->area + addr, p->size,
-                                       &p->vnet);
+            csum_fill_partial(sock->area + addr, p->size,
+                              p->vnet.csum_start, p->vnet.csum_offset);
         }
         desc = xsk_ring_prod__tx_desc(&sock->tx, idx + n_sent);
         desc->addr = addr;

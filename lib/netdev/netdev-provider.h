@@ -178,6 +178,7 @@ struct netdev_class {
 extern const struct netdev_class netdev_mmsg_class;
 extern const struct netdev_class netdev_tap_class;
 extern const struct netdev_class netdev_dummy_class;
+extern const struct netdev_class netdev_vxlan_class;
 #ifdef HAVE_TPACKET_V3
 extern const struct netdev_class netdev_tpacket_class;
 #endif

@@ -35,6 +35,7 @@ static const struct netdev_class *const netdev_classes[] = {
     &netdev_mmsg_class,
     &netdev_tap_class,
     &netdev_dummy_class,
+    &netdev_vxlan_class,
 #ifdef HAVE_AFXDP
     &netdev_afxdp_class,
     &netdev_afxdp_generic_class,

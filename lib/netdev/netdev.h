@@ -22,6 +22,7 @@
 
 struct netdev;
 struct netdev_rxq;
+struct netdev_vxlan_options;
 
 /* Port counters.  Every frame the port received is in rx_packets or in one
  * of the rx drop counters; every frame handed to netdev_send() is in
@@ -70,6 +71,9 @@ struct netdev_options {
     const char *pcap;           /* "dummy" only: also write what the port
                                  * transmits to this pcap file; NULL for
                                  * none.  Other providers ignore it. */
+    const struct netdev_vxlan_options *vxlan;  /* "vxlan" only: the
+                                 * tunnel (netdev-vxlan.h), copied by
+                                 * construct.  Others ignore it. */
     struct netdev *predecessor; /* NULL, or the open netdev on the same
                                  * interface that this one replaces ('replaces'
                                  * set): a packet-socket provider joins its
@@ -170,6 +174,12 @@ struct netdev_offloads {
                                  * accepted. */
     unsigned int tun_offloads;  /* TUN_F_* (linux/if_tun.h) the tap took
                                  * with TUNSETOFFLOAD. */
+    uint32_t max_frame;         /* Largest frame the port sends, Ethernet
+                                 * header included, where it is smaller
+                                 * than what its senders expect (a tunnel:
+                                 * the underlay MTU less the outer
+                                 * headers); 0 for no such limit.  GSO
+                                 * frames are cut to fit it. */
 };
 
 /* Fills '*offloads' for 'netdev'.  Control thread. */

@@ -44,6 +44,22 @@ csum_finish(uint32_t sum)
     return csum ? csum : 0xffff;
 }
 
+/* Finishes the checksum that the sender of 'frame' ('size' bytes) left
+ * partial: the 16-bit field at 'start' + 'offset' holds the pseudo-header
+ * sum, and the checksum of everything from 'start' to the end of the frame
+ * replaces it, as the kernel's skb_checksum_help() does.  The caller has
+ * checked that 'start' + 'offset' + 2 <= 'size'. */
+static inline void
+csum_fill_partial(uint8_t *frame, uint32_t size, uint32_t start,
+                  uint32_t offset)
+{
+    uint8_t *field = frame + start + offset;
+    uint16_t csum = csum_finish(csum_add(0, frame + start, size - start));
+
+    field[0] = csum >> 8;
+    field[1] = csum;
+}
+
 /* Incremental updates (RFC 1624), for actions that rewrite a field. */
 
 /* The sum change of a 32-bit word going from 'old' to 'new', unfolded:

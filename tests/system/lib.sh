@@ -831,7 +831,9 @@ ps_unixctl_args()
 # "--monitor" among the ARGs, PS_DAEMON_PID is the monitor and the
 # pidfile names the daemon, its child: PS_DAEMON_CHILD_PID (also recorded
 # for cleanup; ps_daemon_child_pid reads the pidfile again after a
-# restart).  Call it in the test's own shell.
+# restart).  With PS_DAEMON_NETNS set, the daemon runs in that namespace
+# (a "host" of its own, as the tunnel tests need).  Call it in the test's
+# own shell.
 ps_start_daemon()
 {
     local config=$1 base pidfile rundir i monitor='' arg
@@ -859,8 +861,13 @@ ps_start_daemon()
     fi
     ps_unixctl_args "$rundir/pmdswitchd.ctl"
     PS_DAEMON_CTL=$rundir/pmdswitchd.ctl
-    ps_info "starting $PS_DAEMON --config $config"
-    "$PS_DAEMON" --config "$config" --pidfile="$pidfile" \
+    local -a netns=()
+    if [[ -n "${PS_DAEMON_NETNS:-}" ]]; then
+        # "ip netns exec" execs the daemon: the PID stays the daemon's.
+        netns=(ip netns exec "$PS_DAEMON_NETNS")
+    fi
+    ps_info "starting $PS_DAEMON --config $config${PS_DAEMON_NETNS:+ in namespace $PS_DAEMON_NETNS}"
+    "${netns[@]}" "$PS_DAEMON" --config "$config" --pidfile="$pidfile" \
         --log-file="$PS_DAEMON_LOG" "${PS_UNIXCTL_ARGS[@]}" \
         "${extra[@]}" "$@" >"$base.stderr" 2>&1 &
     PS_DAEMON_PID=$!
