@@ -10,12 +10,14 @@
 #include <autoconf.h>
 #include "config/config.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include "check.h"
+#include "config/config-vxlan.h"
 #include "base/util.h"
 
 /* The example in DESIGN.md, verbatim. */
@@ -381,7 +383,8 @@ static const struct error_case error_cases[] = {
       "[\n  {\"name\": \"p2\", \"options\": {\"n_rxqs\": 2}}\n]}]}",
       "config.json:2:30: unknown key \"n_rxqs\" in options of port \"p2\" "
       "(known keys: n_rxq, bond_mode, peer, bond-rebalance-interval, "
-      "xdp-mode, pcap, mac-limit)" },
+      "xdp-mode, pcap, mac-limit, remote_ip, key, local_ip, dst_port, ttl, "
+      "tos)" },
     { "unknown other_config key", "{\"bridges\": [],\n \"other_config\": "
       "{\n   \"pmd-cpu-masks\": \"0x2\"\n }}",
       "config.json:3:4: unknown key \"pmd-cpu-masks\" in other_config (known "
@@ -431,8 +434,67 @@ static const struct error_case error_cases[] = {
       "config.json:1:65: \"create\" must be true or false, got \"yes\"" },
     { "bad port type", PORT1 "{\"name\": \"p1\", \"type\": \"veth\"}" END1,
       "config.json:1:63: \"type\" must be one of \"system\", \"tap\", "
-      "\"bond\", \"afxdp\", \"dummy\", \"patch\", \"internal\", got "
-      "\"veth\"" },
+      "\"bond\", \"afxdp\", \"dummy\", \"patch\", \"internal\", "
+      "\"vxlan\", got \"veth\"" },
+    { "vxlan port without remote", PORT1 "{\"name\": \"vx0\", \"type\": "
+      "\"vxlan\"}" END1,
+      "config.json:1:40: ports of type \"vxlan\" need \"remote_ip\" in "
+      "\"options\" (the other end of the tunnel, or a list of them)" },
+    { "vxlan remote over IPv6", PORT1 "{\"name\": \"vx0\", \"type\": "
+      "\"vxlan\", \"options\": {\"remote_ip\": \"fd00::2\"}}" END1,
+      "config.json:1:98: \"remote_ip\": fd00::2 is an IPv6 address; vxlan "
+      "ports carry their tunnels over IPv4 only" },
+    { "vxlan remote not an address", PORT1 "{\"name\": \"vx0\", \"type\": "
+      "\"vxlan\", \"options\": {\"remote_ip\": [\"10.0.0.2\", "
+      "\"10.0.0.300\"]}}" END1,
+      "config.json:1:98: \"remote_ip\": \"10.0.0.300\" is not an IPv4 "
+      "address" },
+    { "vxlan remote twice", PORT1 "{\"name\": \"vx0\", \"type\": "
+      "\"vxlan\", \"options\": {\"remote_ip\": \"10.0.0.2,10.0.0.2\"}}"
+      END1,
+      "config.json:1:98: \"remote_ip\": 10.0.0.2 appears twice" },
+    { "vxlan remote multicast", PORT1 "{\"name\": \"vx0\", \"type\": "
+      "\"vxlan\", \"options\": {\"remote_ip\": \"239.1.1.1\"}}" END1,
+      "config.json:1:98: \"remote_ip\": 239.1.1.1 is not a unicast "
+      "address" },
+    { "vxlan key too big", PORT1 "{\"name\": \"vx0\", \"type\": "
+      "\"vxlan\", \"options\": {\"remote_ip\": \"10.0.0.2\", \"key\": "
+      "16777216}}" END1,
+      "config.json:1:117: \"key\" must be a VNI from 0 to 16777215, or "
+      "\"flow\", got 16777216" },
+    { "vxlan ttl zero", PORT1 "{\"name\": \"vx0\", \"type\": "
+      "\"vxlan\", \"options\": {\"remote_ip\": \"10.0.0.2\", \"ttl\": "
+      "0}}" END1,
+      "config.json:1:117: \"ttl\" must be an integer from 1 to 255, got 0" },
+    { "vxlan tos word", PORT1 "{\"name\": \"vx0\", \"type\": "
+      "\"vxlan\", \"options\": {\"remote_ip\": \"10.0.0.2\", \"tos\": "
+      "\"copy\"}}" END1,
+      "config.json:1:117: \"tos\" must be an integer from 0 to 255, or "
+      "\"inherit\", got \"copy\"" },
+    { "vxlan option on a system port", PORT1 "{\"name\": \"p1\", "
+      "\"options\": {\"remote_ip\": \"10.0.0.2\"}}" END1,
+      "config.json:1:67: \"remote_ip\", \"key\", \"local_ip\", "
+      "\"dst_port\", \"ttl\" and \"tos\" are only allowed on ports of "
+      "type \"vxlan\"" },
+    { "vxlan port with an interface", PORT1 "{\"name\": \"vx0\", "
+      "\"type\": \"vxlan\", \"interface\": \"eth0\", \"options\": "
+      "{\"remote_ip\": \"10.0.0.2\"}}" END1,
+      "config.json:1:73: \"interface\" is not allowed on ports of type "
+      "\"vxlan\"; a vxlan port has no kernel interface (it sends through "
+      "the kernel's UDP stack)" },
+    { "vxlan port with two queues", PORT1 "{\"name\": \"vx0\", "
+      "\"type\": \"vxlan\", \"options\": {\"remote_ip\": \"10.0.0.2\", "
+      "\"n_rxq\": 2}}" END1,
+      "config.json:1:110: \"n_rxq\" of a vxlan port must be 1: one socket "
+      "receives for the port" },
+    { "two vxlan ports on one socket", PORT1 "{\"name\": \"vx0\", "
+      "\"type\": \"vxlan\", \"options\": {\"remote_ip\": \"10.0.0.2\"}},"
+      "\n{\"name\": \"vx1\", \"type\": \"vxlan\", \"options\": "
+      "{\"remote_ip\": \"10.0.0.3\", \"key\": 7}}" END1,
+      "config.json:2:1: port \"vx1\": another vxlan port (at 1:40) already "
+      "receives on local_ip 0.0.0.0, dst_port 4789; give one of them another "
+      "\"dst_port\" or \"local_ip\", or use one port with \"key\": "
+      "\"flow\"" },
     { "create on a dummy port", PORT1 "{\"name\": \"p1\", \"type\": "
       "\"dummy\", \"create\": true}" END1,
       "config.json:1:72: \"create\": true is not allowed on ports of type "
@@ -850,6 +912,63 @@ test_afxdp_ports(void)
 #endif
 }
 
+/* A "vxlan" port: defaults, numbers as strings (what add-port writes),
+ * remotes as a list or one comma-separated string, "key": "flow", and
+ * "tos": "inherit". */
+static void
+test_vxlan_ports(void)
+{
+    static const struct {
+        const char *options;
+        size_t n_remotes;
+        uint32_t key;
+        bool key_flow;
+        int dst_port, ttl, tos;
+        const char *local_ip;
+    } cases[] = {
+        { "{\"remote_ip\": \"192.0.2.2\"}", 1, 0, false, 4789, 64, 0,
+          "0.0.0.0" },
+        { "{\"remote_ip\": [\"192.0.2.2\", \"192.0.2.3\"], \"key\": 42, "
+          "\"local_ip\": \"192.0.2.1\", \"dst_port\": 8472, \"ttl\": 8, "
+          "\"tos\": \"inherit\"}", 2, 42, false, 8472, 8, -1, "192.0.2.1" },
+        { "{\"remote_ip\": \"192.0.2.2,192.0.2.3,192.0.2.4\", \"key\": "
+          "\"flow\", \"dst_port\": \"4790\", \"tos\": \"16\"}", 3, 0,
+          true, 4790, 64, 16, "0.0.0.0" },
+        { "{\"key\": \"16777215\", \"remote_ip\": \"192.0.2.2\"}", 1,
+          16777215, false, 4789, 64, 0, "0.0.0.0" },
+    };
+
+    for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+        char *text = xasprintf(PORT1 "{\"name\": \"vx0\", \"type\": "
+                               "\"vxlan\", \"options\": %s}" END1,
+                               cases[i].options);
+        struct pmd_config *config = parse_ok(text);
+
+        if (config && config->bridges[0].n_ports == 1) {
+            const struct config_port *p = &config->bridges[0].ports[0];
+            const struct netdev_vxlan_options *vx = p->vxlan;
+            char local[INET_ADDRSTRLEN];
+
+            CHECK_INT(p->type, CONFIG_PORT_VXLAN);
+            CHECK(vx != NULL, "case %zu: no vxlan options", i);
+            if (vx) {
+                CHECK_INT(vx->n_remotes, cases[i].n_remotes);
+                CHECK_INT(vx->key, cases[i].key);
+                CHECK_INT(vx->key_flow, cases[i].key_flow);
+                CHECK_INT(vx->dst_port, cases[i].dst_port);
+                CHECK_INT(vx->ttl, cases[i].ttl);
+                CHECK_INT(vx->tos, cases[i].tos);
+                inet_ntop(AF_INET, &vx->local_ip, local, sizeof local);
+                CHECK_STR(local, cases[i].local_ip);
+            }
+        } else {
+            CHECK(false, "case %zu: not parsed", i);
+        }
+        config_destroy(config);
+        free(text);
+    }
+}
+
 static void
 test_errors(void)
 {
@@ -1189,6 +1308,7 @@ main(void)
     test_other_values();
     test_errors();
     test_afxdp_ports();
+    test_vxlan_ports();
     test_bond_rebalance_interval();
     test_other_set();
     test_file();

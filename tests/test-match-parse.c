@@ -67,6 +67,11 @@ static const struct good_case good_cases[] = {
     { "", { .in_port = 0 }, { .in_port = 0 }, "" },
     { "  ,, \t\r\n,", { .in_port = 0 }, { .in_port = 0 }, "" },
 
+    /* tun_id: the VNI, 24 bits, maskable; printed in hex first. */
+    { "tun_id=42", { .tun_id = 42 }, { .tun_id = 0xffffff }, "tun_id=0x2a" },
+    { "tun_id=0x10/0xf0,in_port=1", { .tun_id = 0x10, .in_port = 1 },
+      { .tun_id = 0xf0, .in_port = 0xffff }, "tun_id=0x10/0xf0,in_port=1" },
+
     /* in_port, by number and by name. */
     { "in_port=5", { .in_port = 5 }, { .in_port = 0xffff }, "in_port=5" },
     { "in_port=0x10", { .in_port = 16 }, { .in_port = 0xffff }, NULL },
@@ -416,6 +421,8 @@ static const struct bad_case bad_cases[] = {
       "dl_dst: mask \"01:00\" is not an Ethernet address" },
     { "dl_type=0x10000",
       "dl_type: \"0x10000\" is out of range (0 to 0xffff)" },
+    { "tun_id=0x1000000",
+      "tun_id: \"0x1000000\" is out of range (0 to 0xffffff)" },
     { "dl_type=0x0800/0xffff",
       "dl_type does not take a mask (\"0x0800/0xffff\")" },
     { "dl_type=ip", "dl_type: \"ip\" is not a number" },

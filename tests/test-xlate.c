@@ -271,7 +271,8 @@ flow_field_name(size_t ofs)
         FIELD(ipv6_src), FIELD(ipv6_dst), FIELD(ipv6_label), FIELD(nw_frag),
         FIELD(nw_tos), FIELD(nw_ttl), FIELD(nw_proto), FIELD(tp_src),
         FIELD(tp_dst), FIELD(tcp_flags), FIELD(pad9), FIELD(nd_target),
-        FIELD(arp_sha), FIELD(arp_tha), FIELD(pad13),
+        FIELD(arp_sha), FIELD(arp_tha), FIELD(pad13), FIELD(tun_id),
+        FIELD(pad14),
 #undef FIELD
     };
     const char *name = "?";

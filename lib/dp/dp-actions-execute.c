@@ -473,6 +473,9 @@ dp_action_execute_modify(struct dp_packet *p, const struct dp_action *a)
     case DP_ACTION_SET_TP_DST:
         dp_action_set_tp_dst(p, a->tp_port);
         break;
+    case DP_ACTION_SET_TUN_ID:
+        p->tun_id = a->tun_id;
+        break;
     case DP_ACTION_OUTPUT:
     case DP_ACTION_BOND_OUTPUT:
     case DP_ACTION_PATCH:

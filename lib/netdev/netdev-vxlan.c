@@ -488,20 +488,20 @@ netdev_vxlan_rx_overflow__(struct msghdr *mh, uint64_t prev)
 }
 
 /* Checks datagram 'i' of 'rxq' ('len' bytes of UDP payload).  Returns true
- * if it carries a frame for the port; else counts why not. */
+ * and stores its VNI in '*vni' if it carries a frame for the port; else
+ * counts why not. */
 static inline bool
 netdev_vxlan_rx_check__(struct netdev_vxlan *dev,
                         struct netdev_vxlan_rxq *rxq, uint32_t i,
                         uint32_t len, struct netdev_vxlan_drops *d,
-                        long long *now)
+                        long long *now, uint32_t *vni)
 {
     const uint8_t *frame = rxq->iovs[i][1].iov_base;
-    uint32_t vni = 0;
     int remote;
 
     /* vxlan_parse() reads the 8 header bytes; 'len' covers the frame that
      * follows them in the other buffer. */
-    switch (vxlan_parse(rxq->hdrs[i], len, &vni)) {
+    switch (vxlan_parse(rxq->hdrs[i], len, vni)) {
     case VXLAN_RX_OK:
         break;
     case VXLAN_RX_TRUNCATED:
@@ -518,7 +518,7 @@ netdev_vxlan_rx_check__(struct netdev_vxlan *dev,
         d->unknown_remote++;
         return false;
     }
-    if (UNLIKELY(!dev->opts.key_flow && vni != dev->opts.key)) {
+    if (UNLIKELY(!dev->opts.key_flow && *vni != dev->opts.key)) {
         d->wrong_vni++;
         return false;
     }
@@ -580,15 +580,19 @@ netdev_vxlan_rxq_recv(struct netdev_rxq *rxq_, struct dp_batch *batch,
     for (int i = 0; i < n; i++) {
         struct msghdr *mh = &rxq->msgs[i].msg_hdr;
         uint32_t len = rxq->msgs[i].msg_len;
+        uint32_t vni = 0;
 
         overflow = netdev_vxlan_rx_overflow__(mh, overflow);
         if (UNLIKELY(mh->msg_flags & MSG_TRUNC)) {
             n_truncated++;
-        } else if (netdev_vxlan_rx_check__(dev, rxq, i, len, &d, &now)) {
+        } else if (netdev_vxlan_rx_check__(dev, rxq, i, len, &d, &now,
+                                           &vni)) {
             struct dp_packet *p = &rxq->packets[i];
 
             dp_packet_init(p, rxq->iovs[i][1].iov_base,
                            len - VXLAN_HEADER_LEN, port_no);
+            /* Rules match it as tun_id, as in Open vSwitch. */
+            p->tun_id = vni;
             dp_batch_add(batch, p);
             n_packets++;
             n_bytes += p->size;
@@ -698,7 +702,8 @@ netdev_vxlan_tx_add__(const struct netdev_vxlan *dev,
 
     vxlan_put_udp(hdr, sport, dev->opts.dst_port,
                   VXLAN_HEADER_LEN + p->size);
-    vxlan_put_header(hdr + VXLAN_UDP_HEADER_LEN, dev->opts.key);
+    vxlan_put_header(hdr + VXLAN_UDP_HEADER_LEN,
+                     dev->opts.key_flow ? p->tun_id : dev->opts.key);
     txq->iovs[i][0] = (struct iovec) { hdr, VXLAN_ENCAP_LEN };
     txq->iovs[i][1] = (struct iovec) { frame, p->size };
     *mh = (struct msghdr) {

@@ -66,7 +66,7 @@ enum mp_field_id {
     MP_TP_SRC, MP_TP_DST, MP_TCP_SRC, MP_TCP_DST, MP_UDP_SRC, MP_UDP_DST,
     MP_SCTP_SRC, MP_SCTP_DST, MP_TCP_FLAGS, MP_ICMP_TYPE, MP_ICMP_CODE,
     MP_ICMPV6_TYPE, MP_ICMPV6_CODE, MP_ARP_SHA, MP_ARP_THA, MP_ND_TARGET,
-    MP_ND_SLL, MP_ND_TLL,
+    MP_ND_SLL, MP_ND_TLL, MP_TUN_ID,
 };
 
 struct mp_field {
@@ -153,6 +153,10 @@ static const struct mp_field mp_fields[] = {
       0, 0 },
     { "nd_sll", MP_ND_SLL, MP_S_ETH, MP_P_ND, MP_OFS(arp_sha), 0, 0, 0 },
     { "nd_tll", MP_ND_TLL, MP_S_ETH, MP_P_ND, MP_OFS(arp_tha), 0, 0, 0 },
+    /* The VNI of a vxlan port: 24 bits (Open vSwitch's tun_id has 64, of
+     * which VXLAN carries these). */
+    { "tun_id", MP_TUN_ID, MP_S_INT, MP_P_NONE, 0, FLOW_TUN_ID_MASK, true,
+      true },
 };
 
 /* Protocol shorthands, as OVS's ofp_parse_protocol(). */
@@ -394,6 +398,10 @@ mp_store_int(const struct mp_field *f, const char *name, const char *s,
     case MP_NW_TTL:
         v->nw_ttl = value;
         m->nw_ttl = 0xff;
+        break;
+    case MP_TUN_ID:
+        v->tun_id = value;
+        m->tun_id = mask;
         break;
     case MP_TP_SRC:
     case MP_TCP_SRC:

@@ -54,6 +54,7 @@ static const struct ofpact_field ofpact_fields[] = {
     { "udp_dst", NULL, NULL, OFPACT_SET_TP_DST, OFPACT_PREREQ_UDP },
     { "tp_src", NULL, "mod_tp_src", OFPACT_SET_TP_SRC, OFPACT_PREREQ_L4 },
     { "tp_dst", NULL, "mod_tp_dst", OFPACT_SET_TP_DST, OFPACT_PREREQ_L4 },
+    { "tun_id", NULL, "set_tunnel", OFPACT_SET_TUN_ID, OFPACT_PREREQ_NONE },
 };
 
 /* Parses all of 's' as an unsigned number, decimal or "0x" hex, at most
@@ -174,6 +175,14 @@ ofpact_parse_set(const struct ofpact_field *field, const char *item,
             return xasprintf("\"%s\": \"%s\" is not an IPv4 address",
                              item, value);
         }
+        break;
+    case OFPACT_SET_TUN_ID:
+        if (!ofpact_parse_uint(value, 0xffffff, &n)) {
+            return xasprintf("\"%s\": \"%s\" is not a VNI (0 to 16777215: "
+                             "VXLAN carries 24 bits of tun_id)", item,
+                             value);
+        }
+        a->tun_id = n;
         break;
     default:
         if (!ofpact_parse_uint(value, UINT16_MAX, &n)) {
@@ -298,7 +307,7 @@ ofpact_parse_item(char *item, const struct flow *match,
         }
         return xasprintf("\"%s\": set_field cannot set \"%s\" (eth_src, "
                          "eth_dst, ip_src, ip_dst, tcp_src, tcp_dst, "
-                         "udp_src or udp_dst)", item, arrow + 2);
+                         "udp_src, udp_dst or tun_id)", item, arrow + 2);
     }
     for (size_t i = 0; i < ARRAY_SIZE(ofpact_fields); i++) {
         const struct ofpact_field *f = &ofpact_fields[i];
@@ -448,6 +457,10 @@ ofpacts_format(const struct ofpact *ofpacts, size_t n,
             ds_put_bounded(buf, size, &ofs, "%smod_tp_%s:%"PRIu16, sep,
                            a->type == OFPACT_SET_TP_SRC ? "src" : "dst",
                            ntohs(a->tp_port));
+            break;
+        case OFPACT_SET_TUN_ID:
+            ds_put_bounded(buf, size, &ofs, "%sset_field:0x%"PRIx32
+                           "->tun_id", sep, a->tun_id);
             break;
         }
     }

@@ -18,6 +18,9 @@
  *   mod_vlan_pcp:PCP       0..7; pushes an 802.1Q tag if untagged
  *   set_field:VALUE->FIELD FIELD one of eth_src eth_dst ip_src ip_dst
  *                          (nw_src nw_dst) tcp_src tcp_dst udp_src udp_dst
+ *   set_field:VNI->tun_id  the VNI a vxlan port with "key": "flow" sends
+ *   set_tunnel:VNI         with, 0..2^24-1 (Open vSwitch's tun_id is 64
+ *                          bits; VXLAN carries 24)
  *   mod_dl_src: mod_dl_dst: mod_nw_src: mod_nw_dst: mod_tp_src: mod_tp_dst:
  * An IP rewrite needs a match on IPv4 ("ip"), a TCP or UDP one a match on
  * that protocol, mod_tp_* one on TCP, UDP or SCTP: as in OVS, the match
@@ -51,6 +54,7 @@ enum ofpact_type {
     OFPACT_SET_IPV4_DST,        /* 'ipv4'. */
     OFPACT_SET_TP_SRC,          /* 'tp_port'. */
     OFPACT_SET_TP_DST,          /* 'tp_port'. */
+    OFPACT_SET_TUN_ID,          /* 'tun_id'. */
 };
 
 /* One action.  Zeroed before it is filled, so ofpacts compare with
@@ -65,6 +69,7 @@ struct ofpact {
         struct eth_addr mac;
         ovs_be32 ipv4;
         ovs_be16 tp_port;
+        uint32_t tun_id;
     };
 };
 

@@ -31,6 +31,7 @@ struct rule_field {
 
 static const struct rule_field rule_fields[] = {
     RULE_FIELD(in_port),
+    RULE_FIELD(tun_id),
     RULE_FIELD(dl_type),
     RULE_FIELD(vlans_tci),
     RULE_FIELD(vlans_tpid),

@@ -683,6 +683,11 @@ xlate_rule_set(struct xlate_ctx *ctx, const struct ofpact *oa)
         a.tp_port = oa->tp_port;
         ctx->flow.tp_dst = oa->tp_port;
         break;
+    case OFPACT_SET_TUN_ID:
+        dp_action_init(&a, DP_ACTION_SET_TUN_ID);
+        a.tun_id = oa->tun_id;
+        ctx->flow.tun_id = oa->tun_id;
+        break;
     default:
         return;
     }
@@ -753,6 +758,7 @@ xlate_rules(struct xlate_ctx *ctx)
         case OFPACT_SET_IPV4_DST:
         case OFPACT_SET_TP_SRC:
         case OFPACT_SET_TP_DST:
+        case OFPACT_SET_TUN_ID:
             xlate_rule_set(ctx, a);
             break;
         }

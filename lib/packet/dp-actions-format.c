@@ -8,6 +8,7 @@
 #include "packet/dp-actions-format.h"
 
 #include <arpa/inet.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 #include <jansson.h>
@@ -146,6 +147,9 @@ format_action__(struct ds *t, const struct dp_action *a,
                       a->type == DP_ACTION_SET_TP_SRC ? "src" : "dst",
                       ntohs(a->tp_port));
         return;
+    case DP_ACTION_SET_TUN_ID:
+        ds_put_format(t, "set(tunnel(tun_id=0x%"PRIx32"))", a->tun_id);
+        return;
     case DP_ACTION_PATCH:
         ds_put_format(t, "patch(");
         format_port__(t, a->port, port_name, aux);
@@ -277,6 +281,8 @@ action_json__(const struct dp_action *a, uint8_t nw_proto)
         return json_set__(tp_name__(nw_proto),
                           a->type == DP_ACTION_SET_TP_SRC ? "src" : "dst",
                           json_integer(ntohs(a->tp_port)));
+    case DP_ACTION_SET_TUN_ID:
+        return json_set__("tunnel", "tun_id", json_integer(a->tun_id));
     case DP_ACTION_BOND_OUTPUT:
         return json_pack("{s:{s:i, s:I}}", "lb_output", "port", a->port,
                          "hash", (json_int_t) a->hash);

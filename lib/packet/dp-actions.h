@@ -28,6 +28,8 @@ enum dp_action_type {
     DP_ACTION_SET_IPV4_DST,     /* 'ipv4'; IPv4 and L4 checksums updated. */
     DP_ACTION_SET_TP_SRC,       /* 'tp_port' of TCP, UDP or SCTP. */
     DP_ACTION_SET_TP_DST,       /* 'tp_port' of TCP, UDP or SCTP. */
+    DP_ACTION_SET_TUN_ID,       /* 'tun_id': the VNI a vxlan port with
+                                 * "key": "flow" sends the packet with. */
     DP_ACTION_BOND_OUTPUT,      /* Send to a member of bond port 'port',
                                  * chosen by 'hash' (balance-slb), or by the
                                  * packet's RSS hash if 'hash' is 0. */
@@ -52,6 +54,7 @@ struct dp_action {
         struct eth_addr mac;
         ovs_be32 ipv4;
         ovs_be16 tp_port;
+        uint32_t tun_id;
         uint32_t hash;
         struct {
             uint16_t peer;      /* PATCH: the port it arrives on. */

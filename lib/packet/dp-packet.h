@@ -38,6 +38,9 @@ struct dp_packet {
     struct virtio_net_hdr vnet; /* Offload metadata, host byte order as the
                                  * kernel hands it (little endian). */
     uint16_t headroom;          /* Writable bytes before 'data'. */
+    uint32_t tun_id;            /* VNI of the tunnel that delivered it, or
+                                 * that a vxlan port with "key": "flow"
+                                 * sends it with; 0 for none. */
 };
 
 static inline void
@@ -66,6 +69,7 @@ dp_packet_init(struct dp_packet *p, uint8_t *data, uint32_t size,
     p->in_port = in_port;
     p->flags = 0;
     p->headroom = DP_PACKET_HEADROOM;
+    p->tun_id = 0;
 }
 
 /* Inserts an 802.1Q/802.1ad tag with 'tpid' and 'tci' (host order) after

@@ -348,6 +348,9 @@ ff_exact_mask(const struct flow *flow, struct flow *mask)
 
     memset(mask, 0, sizeof *mask);
     mask->in_port = 0xffff;
+    if (flow->tun_id) {
+        mask->tun_id = FLOW_TUN_ID_MASK;    /* Tunnel input only. */
+    }
     memset(&mask->dl_dst, 0xff, sizeof mask->dl_dst);
     memset(&mask->dl_src, 0xff, sizeof mask->dl_src);
     mask->dl_type = 0xffff;
@@ -532,6 +535,14 @@ ff_format(const struct flow *flow, const struct flow *mask,
         shorthand = ff_shorthand(flow, mask, &proto_named);
         if (shorthand) {
             ff_put(&f, "%s", shorthand);
+        }
+    }
+    if (mask->tun_id) {
+        /* OVS puts the tunnel first, in hex. */
+        ff_field(&f, "tun_id");
+        ff_put(&f, "0x%"PRIx32, flow->tun_id);
+        if (mask->tun_id != FLOW_TUN_ID_MASK) {
+            ff_put(&f, "/0x%"PRIx32, mask->tun_id);
         }
     }
     if (mask->in_port) {

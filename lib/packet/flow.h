@@ -50,7 +50,14 @@ struct flow {
     struct eth_addr arp_sha;
     struct eth_addr arp_tha;
     uint32_t pad13;
+    /* Word 14: tunnel metadata, for frames a tunnel port received (else
+     * absent, which reads as 0). */
+    uint32_t tun_id;            /* VNI (host order, low 24 bits). */
+    uint32_t pad14;
 } __attribute__((aligned(8)));   /* Read as 64-bit words. */
+
+/* The bits of tun_id a tunnel carries: VXLAN's 24-bit VNI. */
+#define FLOW_TUN_ID_MASK 0xffffff
 
 #define FLOW_U64S (sizeof(struct flow) / 8)
 BUILD_ASSERT_DECL(sizeof(struct flow) % 8 == 0);

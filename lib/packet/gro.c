@@ -234,6 +234,7 @@ gro_merge(const struct gro_group *g, uint8_t *buf, struct dp_packet *out)
 
     dp_packet_init(out, buf, g->size, first->p->in_port);
     out->headroom = 0;
+    out->tun_id = first->p->tun_id;
     if (dp_packet_rss_valid(first->p)) {
         dp_packet_set_rss_hash(out, first->p->rss_hash);
     }

@@ -231,6 +231,7 @@ gso_next(struct gso_iter *it, uint8_t *buf, size_t buf_size,
 
     dp_packet_init(seg, buf, size, p->in_port);
     seg->headroom = 0;
+    seg->tun_id = p->tun_id;
     if (dp_packet_rss_valid(p)) {
         dp_packet_set_rss_hash(seg, p->rss_hash);
     }

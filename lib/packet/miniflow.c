@@ -19,7 +19,8 @@
  *   - IPv4: words 3 and 8; IPv6: words 4-7 and 8; Ethernet/IPv4 ARP and
  *     RARP: words 3, 8, 12 and 13;
  *   - word 9 when the transport header fits (not for later fragments);
- *   - ICMPv6 neighbor solicitation/advertisement: also words 10-13.
+ *   - ICMPv6 neighbor solicitation/advertisement: also words 10-13;
+ *   - word 14 when a tunnel port received the frame with a nonzero VNI.
  * A word is present whenever the parser reached its header, even if every
  * field in it is zero.
  *
@@ -67,7 +68,8 @@ BUILD_ASSERT_DECL(offsetof(struct flow, tcp_flags) == 76);
 BUILD_ASSERT_DECL(offsetof(struct flow, nd_target) == 80);
 BUILD_ASSERT_DECL(offsetof(struct flow, arp_sha) == 96);
 BUILD_ASSERT_DECL(offsetof(struct flow, arp_tha) == 102);
-BUILD_ASSERT_DECL(FLOW_U64S == 14);
+BUILD_ASSERT_DECL(offsetof(struct flow, tun_id) == 112);
+BUILD_ASSERT_DECL(FLOW_U64S == 15);
 
 /* Word indexes, by the first field of each word. */
 enum {
@@ -80,6 +82,7 @@ enum {
     MF_W_TP = FLOW_WORD(tp_src),
     MF_W_ND_TARGET = FLOW_WORD(nd_target),
     MF_W_ARP_SHA = FLOW_WORD(arp_sha),
+    MF_W_TUNNEL = FLOW_WORD(tun_id),
 };
 
 /* One word of the key under construction, addressed by byte. */
@@ -572,6 +575,13 @@ miniflow_extract(const struct dp_packet *packet, struct netdev_flow_key *key)
     }
 
 out:
+    if (UNLIKELY(packet->tun_id)) {
+        union mf_word t = { .u64 = 0 };
+
+        /* The last word: the parse wrote every other one already. */
+        t.u32[0] = packet->tun_id;
+        mf_push(&c, MF_W_TUNNEL, t.u64);
+    }
     key->mf.map = c.map;
     key->len = (uint32_t) (c.values - key->mf.values) * 8;
 }
