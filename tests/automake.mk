@@ -47,6 +47,7 @@ UNIT_TESTS = \
 	tests/test-upcall \
 	tests/test-vlog \
 	tests/test-vxlan \
+	tests/test-vxlan-fdb \
 	tests/test-xlate
 if HAVE_TPACKET_V3
 UNIT_TESTS += tests/test-netdev-tpacket
@@ -111,6 +112,8 @@ tests_test_csum_SOURCES = tests/test-csum.c
 tests_test_csum_LDADD = $(PMD_LIBS)
 tests_test_vxlan_SOURCES = tests/test-vxlan.c
 tests_test_vxlan_LDADD = $(PMD_LIBS)
+tests_test_vxlan_fdb_SOURCES = tests/test-vxlan-fdb.c
+tests_test_vxlan_fdb_LDADD = $(PMD_LIBS)
 tests_test_gro_SOURCES = tests/test-gro.c tests/gso-test.h tests/dp-test.h
 tests_test_gro_LDADD = $(PMD_LIBS)
 tests_test_gso_SOURCES = tests/test-gso.c tests/gso-test.h

@@ -23,7 +23,7 @@ static inline uint32_t
 slot__(uint64_t mac)
 {
     /* Fibonacci hashing: the top bits of the product mix every MAC bit. */
-    return (mac * 0x9e3779b97f4a7c15ULL) >> (64 - 12);
+    return (mac * 0x9e3779b97f4a7c15ULL) >> (64 - VXLAN_FDB_BITS);
 }
 
 void

@@ -23,7 +23,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define VXLAN_FDB_SIZE 4096         /* Entries; a power of 2. */
+#define VXLAN_FDB_BITS 12
+#define VXLAN_FDB_SIZE (1u << VXLAN_FDB_BITS)  /* Entries. */
 
 /* An entry older than this many ticks is a miss: 37 ticks of 8.192 s are
  * about 300 s, the kernel's and Open vSwitch's MAC ageing time. */

@@ -248,6 +248,22 @@ CONFIGS = {
   "emc-insert-inv-prob": 0, "smc-enable": false,
   "use-tpacket-v3": false, "pmd-rxq-assign": "roundrobin"}}
 """,
+    "vxlan": """{"bridges": [{"name": "br0", "ports": [
+ {"name": "p1", "interface": "veth-a"},
+ {"name": "vx0", "type": "vxlan",
+  "options": {"remote_ip": ["192.0.2.2", "192.0.2.3"], "key": 42,
+              "local_ip": "192.0.2.1", "dst_port": 4789, "ttl": 64,
+              "tos": "inherit"}},
+ {"name": "vx1", "type": "vxlan",
+  "options": {"remote_ip": "192.0.2.4,192.0.2.5", "key": "flow",
+              "dst_port": "8472", "tos": 16}}],
+ "rules": [{"match": "in_port=vx1,tun_id=0x2a/0xff", "actions": "output:p1"},
+           {"match": "in_port=p1", "actions": "set_field:42->tun_id,output:vx1"}]}]}
+""",
+    "bad-vxlan": """{"bridges": [{"name": "br0", "ports": [
+ {"name": "vx0", "type": "vxlan",
+  "options": {"remote_ip": ["fd00::1", "300.1.1.1"], "key": 16777216}}]}]}
+""",
     "empty-object": "{}",
     "not-object": "[1, 2, 3]",
     "deep-nesting": "[" * 64 + "]" * 64,
@@ -293,6 +309,7 @@ MATCHES = [
     "ip,nw_frag=later,nw_ttl=64,ip_dscp=46,nw_ecn=3", "vlan_vid=0x100a",
     "in_port=70000", "nw_dst=10.0.0.0/8", "dl_vlan=0xffff,dl_vlan_pcp=3",
     "sctp6,tp_dst=9", "icmp,icmp_type=8,icmp_code=0",
+    "tun_id=42,in_port=p1", "tun_id=0x10/0xf0", "tun_id=0x1000000",
 ]
 FLOWS = [
     "priority=300,cookie=0x5,in_port=p1,icmp,actions=drop",
@@ -306,6 +323,8 @@ FLOWS = [
     "priority=65536,actions=drop",
     "ip",
     "cookie=0xffffffffffffffffff,actions=drop",
+    "in_port=p1,actions=set_field:42->tun_id,output:p2",
+    "tun_id=7,actions=set_tunnel:8,normal",
 ]
 ACTIONS = [
     (0, "drop"), (0, "normal"), (0, "flood"), (0, "output:p1,output:2"),
