@@ -20,6 +20,7 @@ enum config_edit_kind {
     EDIT_BOOL,
     EDIT_INT_LIST,              /* "10,20" -> [10, 20]; "" -> []. */
     EDIT_STRING_LIST,           /* "a,b" -> ["a", "b"]. */
+    EDIT_INT_OR_STRING,         /* "42" -> 42, "flow" -> "flow". */
 };
 
 /* The keys whose values are not strings, with "options:" for the keys of
@@ -34,6 +35,10 @@ static const struct {
     { "members", EDIT_STRING_LIST },
     { "options:n_rxq", EDIT_INT },
     { "options:bond-rebalance-interval", EDIT_INT },
+    { "options:key", EDIT_INT_OR_STRING },
+    { "options:tos", EDIT_INT_OR_STRING },
+    { "options:dst_port", EDIT_INT },
+    { "options:ttl", EDIT_INT },
 };
 
 static enum config_edit_kind
@@ -75,6 +80,9 @@ config_edit_value(const char *key, const char *value, char **errp)
     switch (kind) {
     case EDIT_STRING:
         return json_string(value);
+    case EDIT_INT_OR_STRING:
+        return (config_edit_parse_int(value, &n) ? json_integer(n)
+                : json_string(value));
     case EDIT_INT:
         if (!config_edit_parse_int(value, &n)) {
             *errp = xasprintf("%s=%s: \"%s\" must be an integer", key,

@@ -7,7 +7,8 @@
 # on bridge br0; host C is a Linux bridge with a kernel vxlan device and
 # one container.  A's vxlan port lists both B and C in "remote_ip".
 #
-# Checked: ping between every pair of hosts and within A; iperf3 TCP both
+# B's vxlan port is added at run time with add-port.  Checked: ping
+# between every pair of hosts and within A; iperf3 TCP both
 # ways between the two pmdswitch hosts with default offloads; broadcast
 # and unknown unicast from A reach every other container exactly once
 # (head-end replication, one copy per remote); unicast to a MAC learned
@@ -70,18 +71,23 @@ ip -n $HC link add vx7 type vxlan id 7 dstport 4789 local 10.98.0.3 \
 ip -n $HC link set vx7 master br0 up
 ip -n $HC link set c1-sw master br0
 
-# config FILE LOCAL REMOTES C1 C2: a host's pmdswitchd config.
+# config FILE LOCAL REMOTES C1 C2: a host's pmdswitchd config, with vxlan
+# port vx0 unless REMOTES is empty.
 config()
 {
+    local vx=''
+    if [[ -n "$3" ]]; then
+        vx=',
+        { "name": "vx0", "type": "vxlan",
+          "options": { "remote_ip": '"$3"', "key": 7, "local_ip": "'"$2"'" } }'
+    fi
     cat >"$1" <<EOF
 {
   "bridges": [
     { "name": "br0",
       "ports": [
         { "name": "c1", "interface": "$4" },
-        { "name": "c2", "interface": "$5" },
-        { "name": "vx0", "type": "vxlan",
-          "options": { "remote_ip": $3, "key": 7, "local_ip": "$2" } }
+        { "name": "c2", "interface": "$5" }$vx
       ] }
   ],
   "other_config": { "use-tpacket-v3": $PS_TPACKET,
@@ -90,7 +96,7 @@ config()
 EOF
 }
 config "$PS_LOG_DIR/a.json" 10.98.0.1 '["10.98.0.2", "10.98.0.3"]' a1-sw a2-sw
-config "$PS_LOG_DIR/b.json" 10.98.0.2 '"10.98.0.1"' b1-sw b2-sw
+config "$PS_LOG_DIR/b.json" 10.98.0.2 '' b1-sw b2-sw
 
 # The library runs one daemon at a time; these switch between A's and
 # B's by saving and restoring its variables.
@@ -107,6 +113,10 @@ use_daemon A
 PS_DAEMON_NETNS=$HA ps_start_daemon "$PS_LOG_DIR/a.json"
 use_daemon B
 PS_DAEMON_NETNS=$HB ps_start_daemon "$PS_LOG_DIR/b.json"
+# B's tunnel comes at run time, as a user adds one, and stays in b.json
+# for the restart below.
+ps_appctl add-port br0 vx0 type=vxlan options:remote_ip=10.98.0.1 \
+    options:key=7 options:local_ip=10.98.0.2
 use_daemon A
 
 ps_info "ping across the overlay"
