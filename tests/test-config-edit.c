@@ -71,16 +71,15 @@ static const struct edit_case cases[] = {
       DOC("{'name': 'br1', 'ports': [{'name': 'p2', 'options': "
           "{'n_rxq': 2, 'peer': 'x'}}]}"), NULL },
     { "add-port vxlan options", DOC(BR1), ADD_PORT, false, "br1", "vx0",
-      { "type=vxlan", "options:remote_ip=192.0.2.2,192.0.2.3",
-        "options:key=42", "options:dst_port=8472", "options:ttl=9",
-        "options:tos=inherit", NULL },
-      DOC("{'name': 'br1', 'ports': [{'name': 'vx0', 'type': 'vxlan', "
-          "'options': {'remote_ip': '192.0.2.2,192.0.2.3', 'key': 42, "
-          "'dst_port': 8472, 'ttl': 9, 'tos': 'inherit'}}]}"), NULL },
+      { "options:remote_ip=192.0.2.2,192.0.2.3", "options:key=42",
+        "options:dst_port=8472", NULL },
+      DOC("{'name': 'br1', 'ports': [{'name': 'vx0', 'options': "
+          "{'remote_ip': '192.0.2.2,192.0.2.3', 'key': 42, "
+          "'dst_port': 8472}}]}"), NULL },
     { "add-port vxlan key flow", DOC(BR1), ADD_PORT, false, "br1", "vx0",
-      { "type=vxlan", "options:key=flow", "options:tos=16", NULL },
-      DOC("{'name': 'br1', 'ports': [{'name': 'vx0', 'type': 'vxlan', "
-          "'options': {'key': 'flow', 'tos': 16}}]}"), NULL },
+      { "options:key=flow", "options:tos=16", "options:ttl=9", NULL },
+      DOC("{'name': 'br1', 'ports': [{'name': 'vx0', 'options': "
+          "{'key': 'flow', 'tos': 16, 'ttl': 9}}]}"), NULL },
     { "add-port empty trunks", DOC(BR1), ADD_PORT, false, "br1", "p2",
       { "trunks=", NULL }, DOC("{'name': 'br1', 'ports': [{'name': "
                                "'p2'}]}"), NULL },

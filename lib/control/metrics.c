@@ -227,6 +227,8 @@ static const char *const pmd_stat_help[PMD_N_STATS] = {
     [PMD_STAT_GSO_SEGMENTS] = "Segments made from GSO frames.",
     [PMD_STAT_DROP_GSO] = "GSO frames dropped: they could not be "
                           "segmented.",
+    [PMD_STAT_TNL_DECAP] = "Frames received from tunnel (vxlan) ports.",
+    [PMD_STAT_TNL_ENCAP] = "Frames sent to tunnel (vxlan) ports.",
     [PMD_STAT_GRO_FRAMES] = "GSO frames merged from TCP segments for a "
                             "port that takes them.",
     [PMD_STAT_GRO_SEGMENTS] = "TCP segments merged into those frames.",

@@ -18,7 +18,9 @@
 #include <string.h>
 #include <jansson.h>
 
+#include "config/config-vxlan.h"
 #include "dp/dp.h"
+#include "netdev/netdev-vxlan.h"
 #include "packet/dp-packet.h"
 #include "base/ds.h"
 #include "ofproto/match-parse.h"
@@ -123,6 +125,71 @@ ofproto_trace_parse_frame(struct ofproto_trace_bridge *b,
     return error;
 }
 
+/* The vxlan port number 'port_no' of 'dp', or NULL if it is not one. */
+static const struct dp_port *
+ofproto_trace_vxlan_port(const struct dp *dp, uint16_t port_no)
+{
+    const struct dp_port *port = (port_no < DP_MAX_PORTS
+                                  ? dp->ports[port_no] : NULL);
+
+    return port && port->vxlan ? port : NULL;
+}
+
+/* Appends to 'text' and 'steps' what the tunnels do to the packet 'flow'
+ * whose datapath actions are 'actions': decapsulation if it came from a
+ * vxlan port, and the encapsulation of each output to one, with the VNI
+ * it leaves with at that point of the actions. */
+static void
+ofproto_trace_tunnels(const struct dp *dp, const struct flow *flow,
+                      const struct dp_action *actions, size_t n,
+                      struct ds *text, json_t *steps)
+{
+    const struct dp_port *in = ofproto_trace_vxlan_port(dp, flow->in_port);
+    char remotes[NETDEV_VXLAN_MAX_REMOTES * 16];
+    uint32_t tun_id = flow->tun_id;
+    struct ds lines = DS_EMPTY_INITIALIZER;
+
+    if (in) {
+        config_vxlan_format_remotes(in->vxlan, remotes, sizeof remotes);
+        ds_put_format(&lines, "decapsulated on %s: VXLAN VNI %"PRIu32
+                      " (tun_id=0x%"PRIx32") from remote_ip %s, UDP port "
+                      "%d\n", in->name, flow->tun_id, flow->tun_id,
+                      remotes, in->vxlan->dst_port);
+    }
+    for (size_t i = 0; i < n; i++) {
+        const struct dp_port *out;
+        uint32_t vni;
+
+        if (actions[i].type == DP_ACTION_SET_TUN_ID) {
+            tun_id = actions[i].tun_id;
+            continue;
+        }
+        if (actions[i].type != DP_ACTION_OUTPUT
+            || !(out = ofproto_trace_vxlan_port(dp, actions[i].port))) {
+            continue;
+        }
+        vni = out->vxlan->key_flow ? tun_id : out->vxlan->key;
+        config_vxlan_format_remotes(out->vxlan, remotes, sizeof remotes);
+        ds_put_format(&lines, "encapsulated on %s: VXLAN VNI %"PRIu32
+                      " (%s), UDP port %d, source port from the flow's "
+                      "hash, to remote_ip %s%s\n", out->name, vni,
+                      out->vxlan->key_flow ? "the packet's tun_id"
+                      : "the port's key", out->vxlan->dst_port, remotes,
+                      out->vxlan->n_remotes > 1
+                      ? " (one copy each, or only the remote that "
+                        "dl_dst was learned from)" : "");
+    }
+    if (lines.length) {
+        ds_put_format(text, "\nTunnels:\n");
+        for (char *line = strtok(lines.string, "\n"); line;
+             line = strtok(NULL, "\n")) {
+            ds_put_format(text, "  %s\n", line);
+            json_array_append_new(steps, json_pack("s+", "tunnel: ", line));
+        }
+    }
+    ds_destroy(&lines);
+}
+
 /* ofproto/trace BRIDGE FLOW | ofproto/trace BRIDGE in_port=PORT HEXFRAME */
 static void
 ofproto_trace_unixctl(struct unixctl_conn *conn, int argc,
@@ -198,6 +265,8 @@ ofproto_trace_unixctl(struct unixctl_conn *conn, int argc,
     } else {
         snprintf(final_s, sizeof final_s, "unchanged");
     }
+    ofproto_trace_tunnels(dp, &flow, out->actions, out->n_actions, &text,
+                          steps);
     ds_put_format(&text, "\nFinal flow: %s\nMegaflow: %s\n"
                   "Datapath actions: %s\n", final_s, mega_s, actions_s);
     free(actions_s);

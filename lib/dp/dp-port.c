@@ -262,6 +262,7 @@ dp_port_open_netdev(struct dp *dp, struct dp_port *port, const char *type,
     port->ifindex = netdev_get_ifindex(port->netdev);
     port->tx_gso = dp_port_tx_gso__(port->netdev);
     port->tx_max_frame = dp_port_tx_max_frame__(port->netdev);
+    port->tunnel = port->vxlan != NULL;
     port->n_rxqs = netdev_n_rxq(port->netdev);
     port->rxqs = xcalloc(port->n_rxqs, sizeof *port->rxqs);
     for (int q = 0; q < port->n_rxqs; q++) {
@@ -269,6 +270,7 @@ dp_port_open_netdev(struct dp *dp, struct dp_port *port, const char *type,
         port->rxqs[q]->rxq = netdev_get_rxq(port->netdev, q);
         port->rxqs[q]->qid = q;
         port->rxqs[q]->port_no = port->port_no;
+        port->rxqs[q]->tunnel = port->tunnel;
     }
     if (!port->tap && !dp_port_is_virtual(port)) {
         dp_port_set_promisc(port);

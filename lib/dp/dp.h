@@ -91,6 +91,8 @@ struct dp_port {
     uint8_t tx_gso;             /* DP_PORT_GSO_*: GSO frames its netdev
                                  * takes whole; others are segmented in
                                  * software (tx-gso.c). */
+    bool tunnel;                /* A tunnel port (vxlan): counted as
+                                 * encapsulated on output. */
     uint32_t tx_max_frame;      /* Largest frame the netdev sends (a
                                  * tunnel's underlay MTU less its headers);
                                  * GSO frames are cut to fit; 0: any. */

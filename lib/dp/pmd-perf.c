@@ -119,6 +119,11 @@ pmd_perf_format_ovs(const uint64_t c[PMD_N_STATS], int core_id,
     append__(buf, size, &ofs, "  TCP segments merged: %"PRIu64" (into %"
              PRIu64" frames)\n", c[PMD_STAT_GRO_SEGMENTS],
              c[PMD_STAT_GRO_FRAMES]);
+    if (c[PMD_STAT_TNL_DECAP] || c[PMD_STAT_TNL_ENCAP]) {
+        append__(buf, size, &ofs, "  tunnel packets: decapsulated %"PRIu64
+                 ", encapsulated %"PRIu64"\n", c[PMD_STAT_TNL_DECAP],
+                 c[PMD_STAT_TNL_ENCAP]);
+    }
     return ofs;
 }
 

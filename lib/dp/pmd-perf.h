@@ -65,7 +65,11 @@ struct json_t;
                                           * segmented. */                \
     X(GRO_FRAMES, "gro_frames")          /* Frames merged from TCP       \
                                           * segments. */                 \
-    X(GRO_SEGMENTS, "gro_segments")      /* Segments merged into them. */
+    X(GRO_SEGMENTS, "gro_segments")      /* Segments merged into them. */\
+    X(TNL_DECAP, "tunnel_decap")         /* Frames received from tunnel  \
+                                          * ports (decapsulated). */     \
+    X(TNL_ENCAP, "tunnel_encap")         /* Frames given to tunnel ports \
+                                          * (encapsulated). */
 
 enum pmd_stat_type {
 #define PMD_STAT_ENUM__(NAME, STR) PMD_STAT_##NAME,

@@ -185,6 +185,11 @@ pmd_send__(struct pmd *pmd, uint16_t port_no, struct dp_batch *batch)
     struct dp_port *port = rcu_read(pmd->dp->ports[port_no]);
     const struct dp_capture *cap = rcu_read(pmd->dp->capture);
 
+    if (UNLIKELY(port && port->tunnel)) {
+        /* A tunnel has no link to go down: all of them are encapsulated
+         * (or dropped by the port, under its own counters). */
+        pmd_perf_add(&pmd->perf, PMD_STAT_TNL_ENCAP, batch->count);
+    }
     if (UNLIKELY(port && port->netdev
                  && __atomic_load_n(&port->tx_down, __ATOMIC_RELAXED))) {
         /* The link monitor's word, stored by dp_port_link_changed(). */
@@ -563,6 +568,9 @@ pmd_poll_once(struct pmd *pmd, const struct pmd_poll_list *poll,
             continue;
         }
         pmd_perf_count_rx_batch(&pmd->perf, batch.count);
+        if (UNLIKELY(q->tunnel)) {
+            pmd_perf_add(&pmd->perf, PMD_STAT_TNL_DECAP, batch.count);
+        }
         pipeline_process(pmd, &batch, q->port_no);
         if (!flush_us) {
             pmd_flush_tx(pmd);

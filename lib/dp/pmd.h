@@ -51,6 +51,8 @@ struct pmd_rxq {
     struct netdev_rxq *rxq;     /* Set at creation. */
     uint16_t port_no;
     int qid;
+    bool tunnel;                /* Of a tunnel port (counted as
+                                 * decapsulated). */
 
     /* Written by the PMD that polls it, read relaxed by anyone. */
     uint64_t cycles;            /* Busy cycles spent on it. */

@@ -210,6 +210,17 @@ grep -q 'tun_id=0x2a,in_port' <<<"$flows" ||
     ps_fail "no megaflow matches tun_id=0x2a from the tunnel"
 grep -q 'set(tunnel(tun_id=0x2a))' <<<"$flows" ||
     ps_fail "no megaflow sets tun_id 0x2a towards the tunnel"
+stats=$(ps_appctl dpif-netdev/pmd-stats-show)
+grep -Eq 'tunnel packets: decapsulated [1-9][0-9]*, encapsulated [1-9]' \
+    <<<"$stats" || ps_fail "pmd-stats-show counts no tunnel packets"
+trace=$(ps_appctl ofproto/trace br0 in_port=c1,icmp,nw_dst=10.200.0.2)
+printf '%s\n' "$trace" >&2
+grep -q "encapsulated on vx0: VXLAN VNI 42 (the packet's tun_id)" \
+    <<<"$trace" || ps_fail "ofproto/trace shows no encapsulation"
+trace=$(ps_appctl ofproto/trace br0 in_port=vx0,tun_id=42,icmp)
+printf '%s\n' "$trace" >&2
+grep -q "decapsulated on vx0: VXLAN VNI 42 (tun_id=0x2a) from remote_ip 10.99.0.2" \
+    <<<"$trace" || ps_fail "ofproto/trace shows no decapsulation"
 gbps=$(iperf_tcp $CA $CB 10.200.0.2 flow-a-to-b)
 ps_info "TCP a-to-b with key flow: $gbps Gbit/s"
 gbps=$(iperf_tcp $CB $CA 10.200.0.1 flow-b-to-a)
