@@ -48,6 +48,7 @@ UNIT_TESTS = \
 	tests/test-vlog \
 	tests/test-vxlan \
 	tests/test-vxlan-fdb \
+	tests/test-netdev-vxlan \
 	tests/test-xlate
 if HAVE_TPACKET_V3
 UNIT_TESTS += tests/test-netdev-tpacket
@@ -114,6 +115,8 @@ tests_test_vxlan_SOURCES = tests/test-vxlan.c
 tests_test_vxlan_LDADD = $(PMD_LIBS)
 tests_test_vxlan_fdb_SOURCES = tests/test-vxlan-fdb.c
 tests_test_vxlan_fdb_LDADD = $(PMD_LIBS)
+tests_test_netdev_vxlan_SOURCES = tests/test-netdev-vxlan.c tests/gso-test.h
+tests_test_netdev_vxlan_LDADD = $(PMD_LIBS)
 tests_test_gro_SOURCES = tests/test-gro.c tests/gso-test.h tests/dp-test.h
 tests_test_gro_LDADD = $(PMD_LIBS)
 tests_test_gso_SOURCES = tests/test-gso.c tests/gso-test.h

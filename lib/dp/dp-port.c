@@ -187,7 +187,7 @@ dp_port_tx_gso__(const struct netdev *netdev)
 
     netdev_get_offloads(netdev, &off);
     if (!off.vnet_hdr) {
-        return 0;
+        return off.tcp_gso ? DP_PORT_GSO_TCP : 0;
     }
     if (!off.tun) {
         return DP_PORT_GSO_ALL;

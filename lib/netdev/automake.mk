@@ -14,6 +14,8 @@ lib_libpmdswitch_a_SOURCES += \
 	lib/netdev/netdev-tap.c \
 	lib/netdev/netdev-vxlan-fdb.c \
 	lib/netdev/netdev-vxlan-fdb.h \
+	lib/netdev/netdev-vxlan-private.h \
+	lib/netdev/netdev-vxlan-tx.c \
 	lib/netdev/netdev-vxlan.c \
 	lib/netdev/netdev-vxlan.h \
 	lib/netdev/netdev-tpacket-policy.c \

@@ -4,11 +4,14 @@
  *
  * The "vxlan" provider: a tunnel port with no kernel interface of its own.
  * It receives on a UDP socket bound to the port's local address and UDP
- * port, and sends from a raw IPPROTO_UDP socket per tx queue, writing the
- * outer UDP and VXLAN headers itself so that the source port follows the
- * inner flow.  The kernel routes, resolves neighbours and picks the egress
+ * port, and sends from a pool of UDP sockets per tx queue, one per source
+ * port, the inner flow's hash picking the socket.  The kernel routes, resolves neighbours and picks the egress
  * device; pmdswitch keeps no route or ARP table.  doc/vxlan.md has the
  * design and the kernel behaviour it matches.
+ *
+ * Counters: tx_packets counts datagrams, so a frame flooded to three
+ * remotes counts three, and a TCP GSO frame the port cuts counts one per
+ * segment.
  *
  * With several remotes, the port learns which remote each inner source MAC
  * came from (netdev-vxlan-fdb.h) and sends unicast to that MAC to that

@@ -174,6 +174,10 @@ struct netdev_offloads {
                                  * accepted. */
     unsigned int tun_offloads;  /* TUN_F_* (linux/if_tun.h) the tap took
                                  * with TUNSETOFFLOAD. */
+    bool tcp_gso;               /* Without 'vnet_hdr': the port takes TCP
+                                 * GSO frames whole all the same and cuts
+                                 * them itself, to 'max_frame' (a tunnel,
+                                 * into one UDP GSO send). */
     uint32_t max_frame;         /* Largest frame the port sends, Ethernet
                                  * header included, where it is smaller
                                  * than what its senders expect (a tunnel:

@@ -18,6 +18,14 @@
 # veths, host-local leases, network namespaces and CNI cache entries must
 # be gone, and the internal port's interface once the daemon stops.
 #
+# Then README's "Multi-host" steps: a second host (namespace spod-h2 on an
+# underlay veth, 10.79.61.1 here and 10.79.61.2 there) with a pmdswitchd
+# and a podman of its own; each host adds a vxlan port (VNI 42) towards
+# the other with add-port, and the networks of both hosts (MTU 1450,
+# ranges .10-.19 and .100-.119 of the shared subnet) put a container on
+# host 2 on the same bridge: it must ping spod-c1 on host 1 both ways and
+# carry iperf3 TCP from it.
+#
 # Podman runs with a containers.conf, storage.conf, storage root and run
 # root of the test's own (CONTAINERS_CONF, CONTAINERS_STORAGE_CONF,
 # --root, --runroot): nothing in /etc/containers, /var/lib/containers or
@@ -35,7 +43,7 @@ SUBNET=10.79.60
 HOST_ADDR=$SUBNET.1
 
 ps_require_root
-ps_require_cmds ip podman runc conmon catatonit iperf3 python3 jq ldd chroot findmnt
+ps_require_cmds ip podman runc conmon catatonit iperf3 python3 jq ldd chroot findmnt ethtool
 ps_require_daemon
 [[ -x "$PLUGIN" ]] || ps_skip "$PLUGIN not built"
 for p in host-local loopback; do
@@ -62,12 +70,28 @@ spod_podman()
     "${PODMAN[@]}" "$@"
 }
 
+# Host 2 of the multi-host part: its namespace, and its podman with a
+# state directory of its own, run inside the namespace.
+H2=spod-h2
+PODMAN2=(env "CONTAINERS_CONF=$D/h2/containers.conf"
+         "CONTAINERS_STORAGE_CONF=$D/h2/storage.conf" "TMPDIR=$D/h2/tmp"
+         podman --root "$D/h2/storage" --runroot "$D/h2/run"
+         --storage-driver vfs --network-config-dir "$D/h2/net.d")
+spod_podman2()
+{
+    ip netns exec "$H2" "${PODMAN2[@]}" "$@"
+}
+
 # spod_cleanup: removes every container in the test's storage (their
 # network teardown deletes their ports while the daemon still runs) and
 # unmounts whatever podman left mounted under $D.  Never fails.
 spod_cleanup()
 {
     local m
+    if [[ -f "$D/h2/containers.conf" ]] && [[ -e /run/netns/$H2 ]]; then
+        timeout 60 ip netns exec "$H2" "${PODMAN2[@]}" rm --all --force \
+            --time 0 >/dev/null 2>&1 || ps_info "host 2: podman rm failed"
+    fi
     if [[ -f "$D/containers.conf" ]]; then
         timeout 60 "${PODMAN[@]}" rm --all --force --time 0 >/dev/null 2>&1 ||
             ps_info "podman rm --all failed"
@@ -184,6 +208,7 @@ cat >"$D/net.d/psnet.conflist" <<EOF
       "type": "pmdswitch",
       "bridge": "br0",
       "socket": "$PS_DAEMON_CTL",
+      "mtu": 1450,
       "ipam": {
         "type": "host-local",
         "ranges": [[{"subnet": "$SUBNET.0/24", "rangeStart": "$SUBNET.10",
@@ -286,6 +311,82 @@ s = json.load(open(sys.argv[1]))["end"]["sum_received"]
 print(s["bytes"], "%.2f" % (s["bits_per_second"] / 1e9))' "$out")
 ps_info "iperf3 TCP spod-c1 -> spod-c2: $bytes bytes, $gbps Gbit/s"
 ((bytes > 1000000)) || ps_fail "iperf3 moved only $bytes bytes"
+
+# --------------------------------------------------------------------------
+# README's "Multi-host": a second host on a VXLAN overlay.
+ps_add_ns "$H2"
+ps_add_veth_to_ns "$H2" ul0 spod-ul 10.79.61.2/24
+ip addr add 10.79.61.1/24 dev spod-ul
+# Checksums finished before the veth, as a NIC would on the wire (README).
+ethtool -K spod-ul tx off >/dev/null
+ip netns exec "$H2" ethtool -K ul0 tx off >/dev/null
+ps_appctl add-port br0 vx0 type=vxlan options:remote_ip=10.79.61.2 \
+    options:key=42 options:local_ip=10.79.61.1
+
+H2_CTL=$D/h2/pmdswitchd.ctl
+H2_PIDFILE=$PS_LOG_DIR/pmdswitchd-h2.pid
+mkdir -p "$D/h2/net.d" "$D/h2/ipam" "$D/h2/tmp"
+cat >"$PS_LOG_DIR/h2.json" <<EOF
+{"bridges": [{"name": "br0", "ports": []}],
+ "other_config": {"use-tpacket-v3": $PS_TPACKET, "pmd-cpu-mask": "0x2"}}
+EOF
+ip netns exec "$H2" "$PS_DAEMON" --config "$PS_LOG_DIR/h2.json" \
+    --pidfile="$H2_PIDFILE" --log-file="$PS_LOG_DIR/pmdswitchd-h2.log" \
+    --unixctl="$H2_CTL" --detach 2>"$PS_LOG_DIR/pmdswitchd-h2.stderr" ||
+    ps_fail "pmdswitchd on host 2 did not start"
+ps_record_pid "$(cat "$H2_PIDFILE")"
+h2_appctl()
+{
+    "$PS_BUILD/utilities/pmdswitch-appctl" -t "$H2_CTL" "$@"
+}
+h2_appctl add-port br0 vx0 type=vxlan options:remote_ip=10.79.61.1 \
+    options:key=42
+sed -e "s|$D/containers.conf|$D/h2/containers.conf|" \
+    -e "s|$D/net.d|$D/h2/net.d|" -e "s|\"$D/run|\"$D/h2/run|" \
+    -e "s|\"$D/storage|\"$D/h2/storage|" -e "s|$D/events.log|$D/h2/events.log|" \
+    "$D/containers.conf" >"$D/h2/containers.conf"
+sed -e "s|$D/|$D/h2/|" "$D/storage.conf" >"$D/h2/storage.conf"
+sed -e "s|\"$PS_DAEMON_CTL\"|\"$H2_CTL\"|" -e "s|$SUBNET.10\"|$SUBNET.100\"|" \
+    -e "s|$SUBNET.19\"|$SUBNET.119\"|" -e "s|\"gateway\": \"$HOST_ADDR\"|\"gateway\": \"$SUBNET.2\"|" \
+    -e "s|$D/ipam|$D/h2/ipam|" "$D/net.d/psnet.conflist" \
+    >"$D/h2/net.d/psnet.conflist"
+cp "$D/h2/net.d/psnet.conflist" "$PS_LOG_DIR/psnet-h2.conflist"
+R1=spod-r1
+spod_podman2 run -d --init --name "$R1" --network psnet --rootfs "$ROOTFS" \
+    sleep 600 >/dev/null || ps_fail "podman on host 2 could not start $R1"
+ps_record_pid "$(spod_podman2 inspect -f '{{.State.ConmonPid}}' "$R1")"
+ps_record_pid "$(spod_podman2 inspect -f '{{.State.Pid}}' "$R1")"
+R1_NETNS=$(basename "$(spod_podman2 inspect \
+                           -f '{{.NetworkSettings.SandboxKey}}' "$R1")")
+ps_record_ns "$R1_NETNS"
+AR=$(spod_podman2 inspect \
+         -f '{{(index .NetworkSettings.Networks "psnet").IPAddress}}' "$R1")
+[[ $AR =~ ^$SUBNET\.1[01][0-9]$ ]] ||
+    ps_fail "$R1: address '$AR' is not from host 2's range"
+ps_info "ok: $R1 on host 2 has $AR"
+spod_ping spod-c1 5 "$AR"
+out=$(spod_podman2 exec "$R1" ping -q -c 5 -i 0.1 -w 10 "$A1" 2>&1) ||
+    { printf '%s\n' "$out" >&2; ps_fail "ping $A1 from $R1 (host 2) failed"; }
+ps_info "ok: ping $A1 from $R1 on host 2: $(grep -o '[0-9]* packets received' <<<"$out")"
+spod_podman2 exec -d "$R1" iperf3 -s -1 -B "$AR" >/dev/null
+ps_wait_until 5 ps_tcp_listening "$R1_NETNS" 5201 ||
+    ps_fail "iperf3 server in $R1 did not start"
+out=$PS_LOG_DIR/iperf3-multihost.json
+timeout 30 "${PODMAN[@]}" exec spod-c1 iperf3 -c "$AR" -t 3 -J \
+    --connect-timeout 5000 >"$out" || ps_fail "iperf3 spod-c1 -> $AR failed"
+read -r bytes gbps < <(python3 -c 'import json, sys
+s = json.load(open(sys.argv[1]))["end"]["sum_received"]
+print(s["bytes"], "%.2f" % (s["bits_per_second"] / 1e9))' "$out")
+ps_info "iperf3 TCP spod-c1 (host 1) -> $R1 (host 2): $bytes bytes, $gbps Gbit/s"
+((bytes > 1000000)) || ps_fail "iperf3 across hosts moved only $bytes bytes"
+ps_appctl dpctl/show >"$PS_LOG_DIR/dpctl-show-multihost.out"
+spod_podman2 rm -f -t 0 "$R1" >/dev/null
+ps_assert_eq "ports on host 2's br0 after podman rm" vx0 \
+    "$(h2_appctl list-ports br0)"
+kill -TERM "$(cat "$H2_PIDFILE")"
+ps_wait_until 5 test ! -e "$H2_PIDFILE" ||
+    ps_fail "pmdswitchd on host 2 did not stop"
+ps_appctl del-port br0 vx0
 
 # --------------------------------------------------------------------------
 # Stop and remove: ports, veths, leases, namespaces and cache entries go.
