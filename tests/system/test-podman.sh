@@ -43,7 +43,7 @@ SUBNET=10.79.60
 HOST_ADDR=$SUBNET.1
 
 ps_require_root
-ps_require_cmds ip podman runc conmon catatonit iperf3 python3 jq ldd chroot findmnt ethtool
+ps_require_cmds ip podman runc conmon catatonit iperf3 python3 jq ldd chroot findmnt ethtool nsenter
 ps_require_daemon
 [[ -x "$PLUGIN" ]] || ps_skip "$PLUGIN not built"
 for p in host-local loopback; do
@@ -77,9 +77,11 @@ PODMAN2=(env "CONTAINERS_CONF=$D/h2/containers.conf"
          "CONTAINERS_STORAGE_CONF=$D/h2/storage.conf" "TMPDIR=$D/h2/tmp"
          podman --root "$D/h2/storage" --runroot "$D/h2/run"
          --storage-driver vfs --network-config-dir "$D/h2/net.d")
+# nsenter, not "ip netns exec": that remounts /sys, and runc then finds no
+# cgroup mount.
 spod_podman2()
 {
-    ip netns exec "$H2" "${PODMAN2[@]}" "$@"
+    nsenter --net="/run/netns/$H2" "${PODMAN2[@]}" "$@"
 }
 
 # spod_cleanup: removes every container in the test's storage (their
@@ -89,7 +91,7 @@ spod_cleanup()
 {
     local m
     if [[ -f "$D/h2/containers.conf" ]] && [[ -e /run/netns/$H2 ]]; then
-        timeout 60 ip netns exec "$H2" "${PODMAN2[@]}" rm --all --force \
+        timeout 60 nsenter --net="/run/netns/$H2" "${PODMAN2[@]}" rm --all --force \
             --time 0 >/dev/null 2>&1 || ps_info "host 2: podman rm failed"
     fi
     if [[ -f "$D/containers.conf" ]]; then
