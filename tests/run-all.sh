@@ -115,7 +115,7 @@ if [ "${PMDSWITCH_SKIP_SANITIZERS:-}" != 1 ]; then
     sanitized_suite "address,undefined sanitizers" _build-asan \
         address,undefined --mode tpacket afxdp appctl capture errors \
         faults-frames bridges gso mac-move metrics pmd-stats \
-        reconfig-soak service tap trace vlan
+        reconfig-soak service tap trace vlan vxlan
     # The threaded parts: every unit test (RCU readers against writers,
     # PMD requests) and the system tests that drive the PMD and control
     # threads through every appctl request, rule changes and capture
