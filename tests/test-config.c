@@ -487,6 +487,15 @@ static const struct error_case error_cases[] = {
       "\"n_rxq\": 2}}" END1,
       "config.json:1:110: \"n_rxq\" of a vxlan port must be 1: one socket "
       "receives for the port" },
+    { "vxlan ports on the any-address and one address", PORT1
+      "{\"name\": \"vx0\", \"type\": \"vxlan\", \"options\": "
+      "{\"remote_ip\": \"10.0.0.2\"}},\n{\"name\": \"vx1\", \"type\": "
+      "\"vxlan\", \"options\": {\"remote_ip\": \"10.0.0.3\", "
+      "\"local_ip\": \"10.0.0.1\"}}" END1,
+      "config.json:2:1: port \"vx1\": another vxlan port (at 1:40) already "
+      "receives on local_ip 10.0.0.1, dst_port 4789; give one of them "
+      "another \"dst_port\" or \"local_ip\", or use one port with "
+      "\"key\": \"flow\"" },
     { "two vxlan ports on one socket", PORT1 "{\"name\": \"vx0\", "
       "\"type\": \"vxlan\", \"options\": {\"remote_ip\": \"10.0.0.2\"}},"
       "\n{\"name\": \"vx1\", \"type\": \"vxlan\", \"options\": "

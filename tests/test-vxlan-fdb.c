@@ -109,6 +109,29 @@ test_collisions(void)
     free(fdb);
 }
 
+/* Expiry clears what is too old and only that, so that a wrapped tick
+ * never revives an entry. */
+static void
+test_expire(void)
+{
+    struct vxlan_fdb *fdb = xzalloc(sizeof *fdb);
+    uint8_t old[6], young[6];
+    uint32_t pos = 0;
+
+    mac_of(100, old);
+    mac_of(200, young);
+    vxlan_fdb_learn(fdb, old, 1, 0);
+    vxlan_fdb_learn(fdb, young, 2, 30);
+    for (int round = 0; round < VXLAN_FDB_SIZE / 16; round++) {
+        pos = vxlan_fdb_expire(fdb, 40, pos, 16);
+    }
+    CHECK_INT(pos, 0);
+    CHECK_INT(vxlan_fdb_lookup(fdb, young, 40), 2);
+    /* 256 ticks on, the old entry would have looked fresh. */
+    CHECK_INT(vxlan_fdb_lookup(fdb, old, 0), -1);
+    free(fdb);
+}
+
 static void
 test_remote_range(void)
 {
@@ -129,6 +152,7 @@ main(void)
     test_learn_and_move();
     test_ageing();
     test_collisions();
+    test_expire();
     test_remote_range();
     return check_finish("test-vxlan-fdb");
 }

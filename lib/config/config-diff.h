@@ -34,9 +34,9 @@ struct config_diff_port {
  * match by name too (names are unique across bridges).  A port that keeps
  * its name but moves to another bridge or changes any setting (interface,
  * type, create, tag, trunks, members, n_rxq, peer, bond_mode,
- * bond-rebalance-interval, xdp-mode, pcap) is "changed": it is listed in
- * both 'removed_ports' and 'added_ports', since it has to be closed and
- * reopened.  'trunks' compare as sets (the parser refuses duplicates, and
+ * bond-rebalance-interval, xdp-mode, pcap, the vxlan options) is
+ * "changed": it is listed in both 'removed_ports' and 'added_ports', since
+ * it has to be closed and reopened.  'trunks' compare as sets (the parser refuses duplicates, and
  * the order means nothing); 'members' compare in order, since a bond may
  * prefer its first member.  The ports of a removed bridge are all in
  * 'removed_ports', those of an added bridge in 'added_ports'.

@@ -625,6 +625,34 @@ check_patch_port(struct cfg_ctx *ctx, const char *label,
     return true;
 }
 
+/* True if no vxlan port claimed yet receives on the address and port of
+ * 'vx' through the any-address (or, for 'vx' on the any-address, through
+ * any address): the kernel gives one socket each datagram.  Else stores
+ * where that port is in '*first'. */
+static bool
+vxlan_socket_free(const struct cfg_ctx *ctx,
+                  const struct netdev_vxlan_options *vx,
+                  struct json_pos *first)
+{
+    char suffix[16];
+    const char *key;
+    json_t *value;
+
+    snprintf(suffix, sizeof suffix, ":%d", vx->dst_port);
+    json_object_foreach (ctx->vxlan_sockets, key, value) {
+        size_t len = strlen(key), slen = strlen(suffix);
+
+        if (len > slen && !strcmp(key + len - slen, suffix)
+            && (vx->local_ip.s_addr == htonl(INADDR_ANY)
+                || !strncmp(key, "0.0.0.0:", 8))) {
+            first->line = json_integer_value(json_array_get(value, 0));
+            first->column = json_integer_value(json_array_get(value, 1));
+            return false;
+        }
+    }
+    return true;
+}
+
 /* Checks a vxlan port's keys: it has no kernel interface of its own, and
  * no two vxlan ports share a local address and UDP port, since one socket
  * receives for the address and port. */
@@ -659,7 +687,8 @@ check_vxlan_port(struct cfg_ctx *ctx, const char *label,
     }
     inet_ntop(AF_INET, &port->vxlan->local_ip, addr, sizeof addr);
     snprintf(sock, sizeof sock, "%s:%d", addr, port->vxlan->dst_port);
-    if (!claim_name(ctx->vxlan_sockets, sock, keys->object, &first)) {
+    if (!vxlan_socket_free(ctx, port->vxlan, &first)
+        || !claim_name(ctx->vxlan_sockets, sock, keys->object, &first)) {
         return failf(ctx, keys->object, "%s: another vxlan port (at %d:%d) "
                      "already receives on local_ip %s, dst_port %d; give "
                      "one of them another \"dst_port\" or \"local_ip\", "

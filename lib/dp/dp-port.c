@@ -442,9 +442,16 @@ dp_port_open__(struct dp *dp, const struct config_port *cp,
     }
     /* A valid config names each interface once, so a port that has it
      * open now is one the new config removes or changes. */
-    for (int i = 0; i < DP_MAX_PORTS && !port->vxlan; i++) {
-        if (dp->ports[i] && !strcmp(dp->ports[i]->ifname, cp->interface)) {
-            replaces = dp->ports[i];
+    for (int i = 0; i < DP_MAX_PORTS; i++) {
+        const struct dp_port *p = dp->ports[i];
+
+        /* A vxlan port has no interface: the one it replaces is the
+         * vxlan port of the same name, whose socket it shares until that
+         * one closes. */
+        if (p && (port->vxlan
+                  ? p->vxlan && !strcmp(p->name, cp->name)
+                  : !strcmp(p->ifname, cp->interface))) {
+            replaces = p;
         }
     }
     if (cp->create && !port->tap) {

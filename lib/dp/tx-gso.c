@@ -92,8 +92,10 @@ tx_gso_cut__(struct pmd *pmd, struct dp_port *port, uint16_t port_no,
     if (port->tx_max_frame
         && gso_max_segment_size(&it) > port->tx_max_frame) {
         /* The port's frames are smaller than the sender's segments (a
-         * tunnel's underlay): cut to fit the port instead. */
-        if (port->tx_max_frame <= it.hdr_len
+         * tunnel's underlay): cut TCP to fit the port instead.  UDP
+         * datagrams keep their boundaries, so they cannot be cut smaller:
+         * dropped as segments too big for the port. */
+        if (!it.tcp || port->tx_max_frame <= it.hdr_len
             || gso_start(&it, p, port->tx_max_frame - it.hdr_len)
                != GSO_OK) {
             return false;

@@ -60,6 +60,21 @@ vxlan_fdb_lookup(const struct vxlan_fdb *fdb, const uint8_t mac[6],
     return remote - 1;
 }
 
+uint32_t
+vxlan_fdb_expire(struct vxlan_fdb *fdb, uint8_t tick, uint32_t pos,
+                 uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++, pos = (pos + 1) % VXLAN_FDB_SIZE) {
+        uint64_t entry = fdb->entries[pos];
+
+        if (entry && (uint8_t) (tick - (uint8_t) (entry >> 56))
+                     > VXLAN_FDB_MAX_AGE) {
+            __atomic_store_n(&fdb->entries[pos], 0, __ATOMIC_RELAXED);
+        }
+    }
+    return pos;
+}
+
 void
 vxlan_fdb_flush(struct vxlan_fdb *fdb)
 {

@@ -12,7 +12,10 @@
  * MAC, each holding the MAC, the remote and a coarse time stamp, so that
  * one atomic store publishes an entry whole.  A collision overwrites the
  * older MAC, which then floods until it is heard again: at worst the cost
- * of a MAC the table never learned, never a frame sent to the wrong host.
+ * of a MAC the table never learned.  The writer retires old entries
+ * (vxlan_fdb_expire()) before their tick wraps.  A MAC that moves to
+ * another remote goes to the old one until it is heard from the new one,
+ * as in any learning switch.
  *
  * Threads.  Only the PMD that polls the port's rx queue learns (one
  * writer); the PMDs that send on the port look up, without a lock.
@@ -51,6 +54,13 @@ void vxlan_fdb_learn(struct vxlan_fdb *, const uint8_t mac[6],
  * VXLAN_FDB_MAX_AGE ticks of 'tick', else -1.  Any thread. */
 int vxlan_fdb_lookup(const struct vxlan_fdb *, const uint8_t mac[6],
                      uint8_t tick);
+
+/* Clears the entries older than VXLAN_FDB_MAX_AGE ticks at 'tick' among
+ * the 'n' slots from 'pos' on (wrapping), and returns where to go on.  The
+ * single writer only: an entry not heard from for 256 ticks would
+ * otherwise look fresh again. */
+uint32_t vxlan_fdb_expire(struct vxlan_fdb *, uint8_t tick, uint32_t pos,
+                          uint32_t n);
 
 /* Forgets every entry (the single writer, or the control thread while no
  * PMD receives on the port). */

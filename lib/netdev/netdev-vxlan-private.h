@@ -43,6 +43,8 @@ struct netdev_vxlan_txq {
 
     /* PMD only (the one that sends on this queue). */
     int msgs_fd;                /* The socket the queued messages go to. */
+    bool no_udp_gso;            /* The kernel refused a UDP GSO send with
+                                 * EIO: segments go one by one. */
     struct mmsghdr msgs[VXLAN_TX_MSGS];
     struct iovec iovs[VXLAN_TX_MSGS][2];
     uint8_t hdrs[VXLAN_TX_MSGS][VXLAN_HEADER_LEN];

@@ -222,6 +222,8 @@ netdev_vxlan_tx_cmsgs__(struct msghdr *mh, void *ctl, size_t size, int tos,
 {
     struct cmsghdr *c;
 
+    /* CMSG_NXTHDR() reads the next header's length: start from zeros. */
+    memset(ctl, 0, size);
     mh->msg_control = ctl;
     mh->msg_controllen = size;
     c = CMSG_FIRSTHDR(mh);
@@ -273,6 +275,43 @@ netdev_vxlan_tx_add__(const struct netdev_vxlan *dev,
     }
 }
 
+/* Sends the 'size' bytes of 'txq''s GSO buffer, segments of 'stride'
+ * bytes (the last may be shorter), as one datagram each, from socket 'fd'
+ * to remote 'remote' of 'dev'. */
+static void
+netdev_vxlan_tx_segments__(const struct netdev_vxlan *dev,
+                           struct netdev_vxlan_txq *txq, int fd,
+                           uint32_t size, uint32_t stride, int remote,
+                           int tos)
+{
+    uint32_t n = 0;
+
+    txq->msgs_fd = fd;
+    for (uint32_t ofs = 0; ofs < size; ofs += stride) {
+        struct msghdr *mh = &txq->msgs[n].msg_hdr;
+
+        txq->iovs[n][0] = (struct iovec) { txq->gso_buf + ofs,
+                                           MIN(stride, size - ofs) };
+        *mh = (struct msghdr) {
+            .msg_name = (void *) &dev->remotes[remote],
+            .msg_namelen = sizeof dev->remotes[remote],
+            .msg_iov = txq->iovs[n],
+            .msg_iovlen = 1,
+        };
+        if (tos >= 0) {
+            netdev_vxlan_tx_cmsgs__(mh, txq->cmsgs[n].buf,
+                                    sizeof txq->cmsgs[n].buf, tos, 0);
+        }
+        if (++n == VXLAN_TX_MSGS) {
+            netdev_vxlan_tx_flush__(txq, n);
+            n = 0;
+        }
+    }
+    if (n) {
+        netdev_vxlan_tx_flush__(txq, n);
+    }
+}
+
 /* Sends 'size' bytes of 'txq''s GSO buffer, 'n' segments of 'stride' bytes
  * each (the last may be shorter), from socket 'fd' to remotes [first,
  * last] of 'dev'. */
@@ -297,12 +336,21 @@ netdev_vxlan_tx_gso_send__(const struct netdev_vxlan *dev,
         };
         ssize_t sent;
 
+        if (txq->no_udp_gso && n > 1) {
+            netdev_vxlan_tx_segments__(dev, txq, fd, size, stride, r, tos);
+            continue;
+        }
         netdev_vxlan_tx_cmsgs__(&mh, ctl.buf, sizeof ctl.buf, tos,
                                 n > 1 ? stride : 0);
         do {
             sent = sendmsg(fd, &mh, MSG_DONTWAIT);
         } while (sent < 0 && errno == EINTR);
-        if (sent >= 0) {
+        if (sent < 0 && errno == EIO && n > 1) {
+            /* Kernels before 6.11 refuse UDP GSO towards a device without
+             * checksum offload: send the segments one by one from now. */
+            txq->no_udp_gso = true;
+            netdev_vxlan_tx_segments__(dev, txq, fd, size, stride, r, tos);
+        } else if (sent >= 0) {
             netdev_counter_add(&txq->stats.tx_packets, n);
             netdev_counter_add(&txq->stats.tx_bytes,
                                size - n * VXLAN_HEADER_LEN);

@@ -47,6 +47,11 @@ VLOG_DEFINE_THIS_MODULE(netdev_vxlan);
  * range of their own, above the kernel's and the dummy ports'. */
 #define NETDEV_VXLAN_IFINDEX_BASE 0x50000000
 
+/* Every this many receive calls, the PMD retires 16 old entries of the
+ * remote table: the whole table in 256 rounds, within seconds even when
+ * idle, long before an entry's 8-bit tick wraps (35 minutes). */
+#define VXLAN_FDB_EXPIRE_EVERY 64
+
 /* Largest datagram payload received whole: what UDP_GRO coalesces, 64 KB
  * of datagrams from one sender, each a VXLAN header and a frame.  A
  * longer one is counted as rx_truncated. */
@@ -79,6 +84,8 @@ struct netdev_vxlan_rxq {
     uint32_t n_msgs;            /* Datagrams of the last recvmmsg(). */
     uint32_t cur_msg;           /* The one being read. */
     uint32_t cur_ofs;           /* Offset of its next segment. */
+    uint32_t n_calls;           /* rxq_recv() calls, for the expiry. */
+    uint32_t expire_pos;        /* Next remote-table slot to expire. */
 
     /* Written by the PMD, read by anyone. */
     struct netdev_stats stats;
@@ -195,7 +202,9 @@ netdev_vxlan_construct(struct netdev *netdev,
     dev->underlay_mtu = netdev_vxlan_route_mtu__(&dev->remotes[0]);
     dev->max_frame = (dev->underlay_mtu > NETDEV_VXLAN_OVERHEAD + ETH_HLEN
                       ? dev->underlay_mtu - NETDEV_VXLAN_OVERHEAD : 0);
-    if (dev->opts.n_remotes > 1) {
+    /* With "key": "flow" one MAC may live behind different remotes in
+     * different VNIs, which the table cannot tell apart: flood instead. */
+    if (dev->opts.n_remotes > 1 && !dev->opts.key_flow) {
         dev->fdb = xzalloc_cacheline(sizeof *dev->fdb);
     }
     dev->txqs = xzalloc_cacheline(netdev->max_txq * sizeof *dev->txqs);
@@ -292,7 +301,10 @@ netdev_vxlan_rx_socket__(const struct netdev_vxlan *dev, char **errp)
      * kernel coalesced, or that a UDP GSO sender sent whole, in one
      * read; without it, one read per datagram. */
     setsockopt(fd, SOL_UDP, UDP_GRO, &on, sizeof on);
-    if (setsockopt(fd, SOL_SOCKET, SO_RXQ_OVFL, &on, sizeof on)
+    /* SO_REUSEPORT: the port reopened with new settings binds while the
+     * old one still has the address, and takes over once it closes. */
+    if (setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &on, sizeof on)
+        || setsockopt(fd, SOL_SOCKET, SO_RXQ_OVFL, &on, sizeof on)
         || bind(fd, (const struct sockaddr *) &sin, sizeof sin)) {
         error = errno;
         *errp = xasprintf("vxlan port %s: cannot receive on UDP %s:%d (%s)%s",
@@ -497,6 +509,13 @@ netdev_vxlan_rxq_recv(struct netdev_rxq *rxq_, struct dp_batch *batch,
     uint64_t n_bytes = 0;
     long long now = 0;
 
+    if (dev->fdb && !(++rxq->n_calls % VXLAN_FDB_EXPIRE_EVERY)) {
+        /* The table's single writer retires old entries, a few at a
+         * time, before their 8-bit tick wraps and they look new. */
+        rxq->expire_pos = vxlan_fdb_expire(dev->fdb,
+                                           vxlan_fdb_tick(time_msec()),
+                                           rxq->expire_pos, 16);
+    }
     if (rxq->cur_msg == rxq->n_msgs) {
         int error = netdev_vxlan_rx_refill__(rxq);
 

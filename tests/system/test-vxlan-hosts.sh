@@ -13,8 +13,9 @@
 # and unknown unicast from A reach every other container exactly once
 # (head-end replication, one copy per remote); unicast to a MAC learned
 # from B goes to B only (C's container, whose bridge would flood it, sees
-# none); and a remote whose underlay goes down and comes back, or whose
-# switch restarts, works again without touching A.
+# none); A's tunnel port changed at run time (set-port) keeps working;
+# and a remote whose underlay goes down and comes back, or whose switch
+# restarts, works again without touching A.
 # Provider-independent.
 
 set -euo pipefail
@@ -196,6 +197,16 @@ ps_assert_eq "distinct unicast frames at b1" $N "$(got ucast svh-b1 distinct)"
 for ns in svh-a2 svh-b2 svh-c1; do
     ps_assert_eq "unicast frames for b1 at $ns" 0 "$(got ucast $ns frames)"
 done
+
+ps_info "a running tunnel port changed: new TTL, remotes in another order"
+ps_appctl set-port vx0 options:ttl=32 \
+    'options:remote_ip=10.98.0.3,10.98.0.2'
+ps_appctl dpctl/show | grep -q 'remote_ip=10.98.0.3,10.98.0.2' ||
+    ps_fail "dpctl/show does not show the changed remotes"
+ps_appctl dpctl/show | grep -q 'ttl=32' ||
+    ps_fail "dpctl/show does not show the new TTL"
+ps_ping_all svh-a1 5 10.201.0.21
+ps_ping_all svh-a1 5 10.201.0.31
 
 ps_info "a remote's underlay goes down and comes back"
 ip -n $HB link set ul0 down
